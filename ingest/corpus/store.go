@@ -1,0 +1,288 @@
+package corpus
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Names of the bbolt buckets. Text and passages sit apart from the small
+// document records so that listing papers never pages in whole papers.
+var (
+	bucketDocs     = []byte("docs")
+	bucketText     = []byte("text")
+	bucketPassages = []byte("passages")
+	bucketMeta     = []byte("meta")
+)
+
+// SchemaVersion is bumped when the on-disk layout changes incompatibly.
+const SchemaVersion = 1
+
+// ErrNotFound is returned for a paper id that is not in the store.
+var ErrNotFound = errors.New("not found")
+
+// Document is what the store knows about one ingested document.
+type Document struct {
+	PaperID    string    `json:"paper_id"`
+	Title      string    `json:"title"`
+	Source     string    `json:"source"`      // path, or "file.jsonl:LINE" for a dataset row
+	Kind       string    `json:"kind"`        // pdf, html, text, dataset
+	SourceHash string    `json:"source_hash"` // sha256 of the source bytes
+	Extractor  string    `json:"extractor"`   // extractor version; a change re-extracts
+	Pages      int       `json:"pages"`
+	Chars      int       `json:"chars"`
+	Tokens     int       `json:"tokens"`
+	Passages   int       `json:"passages"`
+	MaxTokens  int       `json:"max_tokens"` // chunking setting the passages were made with
+	Warning    string    `json:"warning,omitempty"`
+	IngestedAt time.Time `json:"ingested_at"`
+}
+
+// Passage is one stored passage. Start and End are byte offsets into the
+// document's cleaned text, so evidence can be highlighted by offset.
+type Passage struct {
+	PaperID   string `json:"paper_id"`
+	PassageID string `json:"passage_id"`
+	Ordinal   int    `json:"ordinal"`
+	Tokens    int    `json:"tokens"`
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	Section   string `json:"section"`
+	Text      string `json:"text"`
+}
+
+// PassageID names passage ordinal of a paper; stable while the paper's text
+// and chunking settings are unchanged.
+func PassageID(paperID string, ordinal int) string {
+	return fmt.Sprintf("%s#%d", paperID, ordinal)
+}
+
+// Store is the durable corpus under a home folder: one bbolt file, so that
+// every document is written in a single transaction and a killed ingest leaves
+// either the whole document or none of it.
+type Store struct {
+	db   *bolt.DB
+	Home string
+}
+
+// FileName is the store's file inside the home folder.
+const FileName = "corpus.db"
+
+// Open opens (creating when needed) the store under home. readOnly opens
+// take a shared lock, so several readers can run while no ingest does.
+func Open(home string, readOnly bool) (*Store, error) {
+	path := filepath.Join(home, FileName)
+	if readOnly {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no corpus at %s: run 'paperlens ingest --home %s PATH...' first", home, home)
+		}
+	} else if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, fmt.Errorf("create home %s: %w", home, err)
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: readOnly})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("open %s: another paperlens process is writing to this home; wait for it or use another --home", path)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	s := &Store{db: db, Home: home}
+	if !readOnly {
+		err = db.Update(func(tx *bolt.Tx) error {
+			for _, b := range [][]byte{bucketDocs, bucketText, bucketPassages, bucketMeta} {
+				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+					return err
+				}
+			}
+			meta := tx.Bucket(bucketMeta)
+			if v := meta.Get([]byte("schema")); v != nil && int(binary.BigEndian.Uint32(v)) != SchemaVersion {
+				return fmt.Errorf("store schema %d, this paperlens reads %d: use a new --home or re-ingest", binary.BigEndian.Uint32(v), SchemaVersion)
+			}
+			var v [4]byte
+			binary.BigEndian.PutUint32(v[:], SchemaVersion)
+			return meta.Put([]byte("schema"), v[:])
+		})
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("init %s: %w", path, err)
+		}
+	}
+	return s, nil
+}
+
+// Close releases the store's file lock.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Put stores a document with its text and passages in one transaction,
+// replacing whatever was stored under the same paper id.
+func (s *Store) Put(doc Document, text string, passages []Passage) error {
+	doc.Passages = len(passages)
+	docJSON, err := json.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", doc.PaperID, err)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		id := []byte(doc.PaperID)
+		if err := tx.Bucket(bucketDocs).Put(id, docJSON); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketText).Put(id, []byte(text)); err != nil {
+			return err
+		}
+		pb := tx.Bucket(bucketPassages)
+		if pb.Bucket(id) != nil {
+			if err := pb.DeleteBucket(id); err != nil {
+				return err
+			}
+		}
+		b, err := pb.CreateBucket(id)
+		if err != nil {
+			return err
+		}
+		for i, p := range passages {
+			p.PaperID, p.Ordinal, p.PassageID = doc.PaperID, i, PassageID(doc.PaperID, i)
+			v, err := json.Marshal(p)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(ordinalKey(i), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func ordinalKey(i int) []byte {
+	var k [4]byte
+	binary.BigEndian.PutUint32(k[:], uint32(i))
+	return k[:]
+}
+
+// Doc returns the record of one paper, or ErrNotFound.
+func (s *Store) Doc(paperID string) (Document, error) {
+	var d Document
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketDocs).Get([]byte(paperID))
+		if v == nil {
+			return fmt.Errorf("paper %q: %w", paperID, ErrNotFound)
+		}
+		return json.Unmarshal(v, &d)
+	})
+	return d, err
+}
+
+// Docs lists every document, ordered by paper id.
+func (s *Store) Docs() ([]Document, error) {
+	var out []Document
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+			var d Document
+			if err := json.Unmarshal(v, &d); err != nil {
+				return fmt.Errorf("decode %s: %w", k, err)
+			}
+			out = append(out, d)
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].PaperID < out[j].PaperID })
+	return out, err
+}
+
+// Text returns a paper's cleaned text.
+func (s *Store) Text(paperID string) (string, error) {
+	var t string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketText).Get([]byte(paperID))
+		if v == nil {
+			return fmt.Errorf("paper %q: %w", paperID, ErrNotFound)
+		}
+		t = string(v)
+		return nil
+	})
+	return t, err
+}
+
+// Passages returns a paper's passages in order.
+func (s *Store) Passages(paperID string) ([]Passage, error) {
+	var out []Passage
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPassages).Bucket([]byte(paperID))
+		if b == nil {
+			return fmt.Errorf("paper %q: %w", paperID, ErrNotFound)
+		}
+		return b.ForEach(func(_, v []byte) error {
+			var p Passage
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("decode passage of %s: %w", paperID, err)
+			}
+			out = append(out, p)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Delete removes a paper and everything stored with it.
+func (s *Store) Delete(paperID string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		id := []byte(paperID)
+		if tx.Bucket(bucketDocs).Get(id) == nil {
+			return fmt.Errorf("paper %q: %w", paperID, ErrNotFound)
+		}
+		_ = tx.Bucket(bucketText).Delete(id)
+		if tx.Bucket(bucketPassages).Bucket(id) != nil {
+			if err := tx.Bucket(bucketPassages).DeleteBucket(id); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketDocs).Delete(id)
+	})
+}
+
+// Check verifies the invariants every reader relies on: each document has
+// its text, its passage count, and passages that tile the text in order.
+// It returns one error per broken document.
+func (s *Store) Check() []error {
+	docs, err := s.Docs()
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	for _, d := range docs {
+		text, err := s.Text(d.PaperID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ps, err := s.Passages(d.PaperID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if len(ps) != d.Passages {
+			errs = append(errs, fmt.Errorf("paper %q: record says %d passages, store holds %d", d.PaperID, d.Passages, len(ps)))
+			continue
+		}
+		at, broken := 0, false
+		for _, p := range ps {
+			if p.Start != at || p.End < p.Start || p.End > len(text) || text[p.Start:p.End] != p.Text {
+				errs = append(errs, fmt.Errorf("paper %q: passage %d does not tile the text at offset %d", d.PaperID, p.Ordinal, at))
+				broken = true
+				break
+			}
+			at = p.End
+		}
+		if !broken && at != len(text) {
+			errs = append(errs, fmt.Errorf("paper %q: passages cover %d of %d bytes", d.PaperID, at, len(text)))
+		}
+	}
+	return errs
+}
