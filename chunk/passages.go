@@ -1,0 +1,321 @@
+package chunk
+
+import (
+	"sort"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/paperlens/paperlens/chunk/tokens"
+)
+
+// DefaultMaxTokens is ElaipBench's passage size (section 4.6, appendix A.7).
+const DefaultMaxTokens = 512
+
+// minMaxTokens keeps every single character within budget: one UTF-8
+// character is at most 4 bytes and so at most 4 tokens.
+const minMaxTokens = 8
+
+// Passage is one retrieval unit of a document.
+type Passage struct {
+	Ordinal int    // 0-based order in the document
+	Start   int    // byte offset of Text in the input
+	End     int    // Start + len(Text); passages tile the input
+	Tokens  int    // cl100k_base tokens of Text, counted on Text itself
+	Section string // title of the heading in force where the passage's text begins; "" before the first heading
+	Text    string // input[Start:End]
+}
+
+// Options tune Split.
+type Options struct {
+	// MaxTokens caps every passage, counted on the passage's own text.
+	// 0 means DefaultMaxTokens; values below 8 are raised to 8.
+	MaxTokens int
+	// SectionFill is the fill, as a fraction of MaxTokens, from which a
+	// passage is closed early so that the next one starts at a section
+	// heading. 0 means 0.5: a passage at least half full does not straddle
+	// a heading, and one less full continues into the next section instead
+	// of leaving a stub. Set it above 1 to pack purely by size, as
+	// ElaipBench does, or below 0 to close a passage at every heading.
+	SectionFill float64
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxTokens == 0 {
+		o.MaxTokens = DefaultMaxTokens
+	}
+	o.MaxTokens = max(o.MaxTokens, minMaxTokens)
+	if o.SectionFill == 0 {
+		o.SectionFill = 0.5
+	}
+	return o
+}
+
+// unit is a packing unit: a sentence, or what is left of a sentence longer
+// than MaxTokens after passages took pieces of it.
+type unit struct {
+	start, end int
+	tokens     int  // exact for ordinary units; an estimate when long
+	heading    bool // the sentence is a heading line
+	long       bool // more than MaxTokens: must be cut
+	ends       []int
+}
+
+// Split cuts text into consecutive, non-overlapping passages of at most
+// opt.MaxTokens cl100k_base tokens that together reproduce text exactly.
+//
+// Passages are packed greedily with whole sentences (see [Sentences]). Token
+// counts are not additive (BPE may merge across the seam of two sentences),
+// so each sentence is counted once, the running sum serves as an estimate,
+// and the joined text is re-counted whenever the estimate reaches the limit
+// and before a passage is emitted; a passage that turns out too long gives
+// back its last sentences.
+//
+// A sentence longer than MaxTokens is the only thing ever cut. If the
+// current passage has at least a quarter of its budget left, the sentence's
+// first piece fills it; otherwise the sentence starts a new passage. Each
+// cut falls just after the last whitespace in the second half of the piece,
+// or, when there is none (CJK, URLs, tables without spaces), on the token
+// boundary moved back to a character boundary. The last piece is packed
+// with the sentences that follow like any other.
+//
+// A passage is also closed before a section heading once it holds
+// opt.SectionFill*MaxTokens tokens, and a heading is never left as the last
+// line of a passage whose next passage starts its section.
+func Split(text string, opt Options) []Passage {
+	if text == "" {
+		return nil
+	}
+	opt = opt.withDefaults()
+	heads := Headings(text)
+	p := &packer{
+		text:         text,
+		heads:        heads,
+		limit:        opt.MaxTokens,
+		sectionBreak: int(opt.SectionFill * float64(opt.MaxTokens)),
+		units:        makeUnits(text, sentenceSpans(text, heads), heads, opt.MaxTokens),
+	}
+	p.run()
+	return p.out
+}
+
+type packer struct {
+	text         string
+	heads        []Heading
+	limit        int
+	sectionBreak int
+	units        []unit
+	out          []Passage
+}
+
+func (p *packer) emit(start, end, n int) {
+	p.out = append(p.out, Passage{
+		Ordinal: len(p.out),
+		Start:   start,
+		End:     end,
+		Tokens:  n,
+		Section: sectionAt(p.heads, skipSpace(p.text, start)),
+		Text:    p.text[start:end],
+	})
+}
+
+func (p *packer) run() {
+	// The passage being built is units[lo:hi]. est estimates its count;
+	// known is its exact count, or -1 when est is only an estimate.
+	lo, hi, est, known := 0, 0, 0, -1
+	for hi < len(p.units) {
+		u := p.units[hi]
+		add := u.tokens
+		if hi > lo {
+			add -= p.seam(p.units[hi-1], u)
+		}
+		switch {
+		case hi > lo && u.heading && est >= p.sectionBreak:
+			hi = p.flush(lo, hi, known)
+		case u.long:
+			if hi > lo && p.limit-est < p.limit/4 {
+				hi = p.flush(lo, p.withoutTrailingHeadings(lo, hi), -1)
+				break
+			}
+			start := u.start
+			if hi > lo {
+				start = p.units[lo].start
+			}
+			cut, n := p.fit(start, u)
+			if cut <= u.start {
+				// Nothing of u fits after the passage's text.
+				hi = p.flush(lo, p.withoutTrailingHeadings(lo, hi), -1)
+				break
+			}
+			p.emit(start, cut, n)
+			p.units[hi] = p.rest(u, cut)
+		case hi == lo || est+add <= p.limit:
+			hi, est, known = hi+1, est+add, -1
+			continue
+		default:
+			if n := tokens.Count(p.text[p.units[lo].start:u.end]); n <= p.limit {
+				hi, est, known = hi+1, n, n
+				continue
+			}
+			cut := p.withoutTrailingHeadings(lo, hi)
+			if cut != hi {
+				known = -1
+			}
+			hi = p.flush(lo, cut, known)
+		}
+		lo, est, known = hi, 0, -1
+	}
+	for lo < len(p.units) {
+		lo = p.flush(lo, len(p.units), known)
+		known = -1
+	}
+}
+
+// seam estimates how many tokens joining unit b to unit a saves: a sentence
+// that ends in a single space leaves that space as a token of its own, while
+// in the joined text it merges into b's first word (" The") or punctuation
+// (" ("). The estimate only steers packing; passages are always re-counted.
+func (p *packer) seam(a, b unit) int {
+	t := p.text
+	if a.end-a.start < 2 || t[a.end-1] != ' ' || t[a.end-2] == ' ' || b.start >= len(t) {
+		return 0
+	}
+	r, _ := utf8.DecodeRuneInString(t[b.start:])
+	if unicode.IsDigit(r) || unicode.IsSpace(r) {
+		return 0
+	}
+	return 1
+}
+
+// withoutTrailingHeadings moves the end of units[lo:hi] back before any
+// heading lines at its end, which belong with the section that follows.
+func (p *packer) withoutTrailingHeadings(lo, hi int) int {
+	for hi-1 > lo && p.units[hi-1].heading {
+		hi--
+	}
+	return hi
+}
+
+// flush emits units[lo:hi] as one passage, or a shorter prefix of them if
+// their joined text is over budget, and returns the index of the first unit
+// not emitted. known is the exact count of units[lo:hi] if the caller has
+// it, else -1.
+func (p *packer) flush(lo, hi, known int) int {
+	for {
+		start, end := p.units[lo].start, p.units[hi-1].end
+		n := known
+		if n < 0 {
+			n = tokens.Count(p.text[start:end])
+		}
+		// A single ordinary unit was counted on its own text when it was
+		// made, so the loop ends at the latest when one unit is left.
+		if n <= p.limit || hi-lo == 1 {
+			p.emit(start, end, n)
+			return hi
+		}
+		hi, known = p.withoutTrailingHeadings(lo, hi-1), -1
+	}
+}
+
+// fit returns the longest cut in the long unit u such that
+// text[start:cut] holds at most limit tokens, with that count; cut <= u.start
+// when not even one character fits.
+func (p *packer) fit(start int, u unit) (cut, n int) {
+	first := sort.SearchInts(u.ends, u.start+1) // first token ending after u.start
+	budget := p.limit
+	if start < u.start {
+		budget -= tokens.Count(p.text[start:u.start])
+	}
+	k := min(budget, len(u.ends)-first)
+	for k > 0 {
+		c := pieceEnd(p.text, u.start, u.ends[first+k-1])
+		if c > u.start {
+			if n := tokens.Count(p.text[start:c]); n <= p.limit {
+				return c, n
+			}
+		}
+		// Tokenised on its own the piece came out longer than its share of
+		// the sentence's tokens; retry with the tokens that end before c.
+		k = min(k-1, sort.SearchInts(u.ends, c)-first)
+	}
+	if start == u.start {
+		// Unreachable while limit >= 8 (a character is at most 4 tokens),
+		// but every passage must make progress.
+		_, w := utf8.DecodeRuneInString(p.text[u.start:])
+		return u.start + w, tokens.Count(p.text[u.start : u.start+w])
+	}
+	return u.start, 0
+}
+
+// rest is what remains of the long unit u after a passage took text up to
+// cut.
+func (p *packer) rest(u unit, cut int) unit {
+	r := unit{start: cut, end: u.end, ends: u.ends}
+	r.tokens = len(u.ends) - sort.SearchInts(u.ends, cut+1)
+	if r.tokens <= p.limit {
+		// Counting the rest exactly is cheap only once it is short.
+		r.tokens = tokens.Count(p.text[cut:u.end])
+	}
+	r.long = r.tokens > p.limit
+	return r
+}
+
+// makeUnits counts each sentence once; a sentence over the limit keeps its
+// token ends so that it can be cut without encoding it again.
+func makeUnits(text string, spans []Span, heads []Heading, limit int) []unit {
+	units := make([]unit, 0, len(spans))
+	hi := 0
+	for _, s := range spans {
+		isHead := false
+		for hi < len(heads) && heads[hi].Start < s.End {
+			if heads[hi].Start >= s.Start {
+				isHead = true
+			}
+			hi++
+		}
+		u := unit{start: s.Start, end: s.End, heading: isHead}
+		if s.End-s.Start > limit {
+			// Only a sentence with more bytes than the limit can have more
+			// tokens than it; encoding is the costly part, so skip it.
+			u.ends = tokens.Ends(text[s.Start:s.End])
+			for i := range u.ends {
+				u.ends[i] += s.Start
+			}
+			u.tokens = len(u.ends)
+		} else {
+			u.tokens = tokens.Count(text[s.Start:s.End])
+		}
+		u.long = u.tokens > limit
+		if !u.long {
+			u.ends = nil
+		}
+		units = append(units, u)
+	}
+	return units
+}
+
+// pieceEnd picks where to end a piece that starts at a and whose last
+// allowed token ends at tokEnd: after the last whitespace in the second half
+// of the piece, else at the character boundary at or before tokEnd.
+func pieceEnd(s string, a, tokEnd int) int {
+	half := a + (tokEnd-a)/2
+	for i := tokEnd; i > half; {
+		r, w := utf8.DecodeLastRuneInString(s[:i])
+		if unicode.IsSpace(r) {
+			return i
+		}
+		i -= w
+	}
+	for tokEnd > a && tokEnd < len(s) && !utf8.RuneStart(s[tokEnd]) {
+		tokEnd--
+	}
+	return tokEnd
+}
+
+// sectionAt returns the title of the last heading starting at or before pos.
+func sectionAt(heads []Heading, pos int) string {
+	i := sort.Search(len(heads), func(i int) bool { return heads[i].Start > pos })
+	if i == 0 {
+		return ""
+	}
+	return heads[i-1].Title
+}

@@ -1,0 +1,190 @@
+// Package tokens counts, encodes and truncates text in OpenAI's cl100k_base
+// encoding, the tokenizer ElaipBench uses to size its 512-token passages.
+//
+// The merge ranks come from tiktoken-go-loader's offline loader, which embeds
+// the BPE file in the binary: nothing is downloaded or cached on disk, so the
+// package works without network access, without HOME and inside sandboxes.
+//
+// Encoding is done by a native port of tiktoken rather than by tiktoken-go's
+// encoder: tiktoken-go runs the cl100k pre-tokenisation pattern through
+// regexp2, a backtracking engine, and manages about 3 MB/s, a tenth of this
+// port, which would make token counting the bottleneck of chunking and prompt
+// budgeting. The port hand-codes that pattern (see split.go) and is tested
+// token for token against tiktoken-go on real papers and under fuzzing.
+//
+// Text is tokenised as ordinary text: special-token strings such as
+// "<|endoftext|>" in a paper are counted as the characters they are, never as
+// control tokens. Every function is safe for concurrent use.
+package tokens
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// Encoding is the name of the encoding this package implements.
+const Encoding = "cl100k_base"
+
+// codec holds the merge table. It is built once and only read afterwards,
+// which is what makes concurrent use safe without locks.
+type codec struct {
+	ranks   map[string]int
+	decoder [][]byte
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *codec
+	loadErr  error
+)
+
+// Load builds the cl100k_base tables if that has not happened yet. Calling it
+// is optional; it exists so that a program can pay the ~0.2 s start-up cost
+// and see a load error at a time of its choosing instead of panicking on
+// first use.
+func Load() error {
+	loadOnce.Do(func() {
+		// The offline loader resolves the file by base name inside its
+		// embedded assets, so no URL is ever fetched.
+		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(Encoding + ".tiktoken")
+		if err != nil {
+			loadErr = fmt.Errorf("tokens: load %s ranks: %w", Encoding, err)
+			return
+		}
+		maxRank := 0
+		for _, r := range ranks {
+			maxRank = max(maxRank, r)
+		}
+		dec := make([][]byte, maxRank+1)
+		for tok, r := range ranks {
+			dec[r] = []byte(tok)
+		}
+		loaded = &codec{ranks: ranks, decoder: dec}
+	})
+	return loadErr
+}
+
+func get() *codec {
+	if err := Load(); err != nil {
+		// The ranks are embedded in the binary, so failing to parse them is
+		// a build defect, not a runtime condition callers could handle.
+		panic(err)
+	}
+	return loaded
+}
+
+// Count returns the number of cl100k_base tokens in text.
+func Count(text string) int {
+	c := get()
+	n := 0
+	forEachPiece(text, func(start, end int) {
+		n += c.countPiece(text[start:end])
+	})
+	return n
+}
+
+// Encode returns the cl100k_base token ids of text.
+func Encode(text string) []int {
+	c := get()
+	ids := make([]int, 0, len(text)/4+1)
+	forEachPiece(text, func(start, end int) {
+		ids = c.encodePiece(text[start:end], ids)
+	})
+	return ids
+}
+
+// Ends returns, for each token of text, the byte offset just past it, so
+// text[:Ends(text)[k-1]] is the text of the first k tokens. A token may end
+// inside a multi-byte UTF-8 character.
+func Ends(text string) []int {
+	c := get()
+	ends := make([]int, 0, len(text)/4+1)
+	forEachPiece(text, func(start, end int) {
+		ends = c.encodePieceEnds(text[start:end], start, ends)
+	})
+	return ends
+}
+
+// Decode returns the text of token ids; ids outside the vocabulary are
+// skipped. Decoding the ids of a prefix may end in a partial UTF-8 character.
+func Decode(ids []int) string {
+	c := get()
+	var b []byte
+	for _, id := range ids {
+		if id >= 0 && id < len(c.decoder) {
+			b = append(b, c.decoder[id]...)
+		}
+	}
+	return string(b)
+}
+
+// Head returns the longest prefix of text that holds at most n tokens and
+// ends on a token boundary and a UTF-8 character boundary.
+//
+// Re-tokenising a prefix can merge bytes differently from the full text, so
+// the candidate is re-counted and shortened until it really fits: callers use
+// Head for hard budgets.
+func Head(text string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	ends := Ends(text)
+	if len(ends) <= n {
+		return text
+	}
+	for k := n; k > 0; k-- {
+		cut := ends[k-1]
+		for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		if cut > 0 && Count(text[:cut]) <= n {
+			return text[:cut]
+		}
+	}
+	return ""
+}
+
+// countPiece is encodePiece without materialising ids, because Count is the
+// hot path of chunking.
+func (c *codec) countPiece(p string) int {
+	if _, ok := c.ranks[p]; ok {
+		return 1
+	}
+	if len(p) <= smallPiece {
+		var buf [smallPiece + 1]int
+		return len(c.mergeSmall(p, buf[:0])) - 1
+	}
+	return len(c.mergeLarge(p)) - 1
+}
+
+func (c *codec) encodePiece(p string, ids []int) []int {
+	if r, ok := c.ranks[p]; ok {
+		return append(ids, r)
+	}
+	bounds := c.merge(p)
+	for i := 0; i+1 < len(bounds); i++ {
+		ids = append(ids, c.ranks[p[bounds[i]:bounds[i+1]]])
+	}
+	return ids
+}
+
+func (c *codec) encodePieceEnds(p string, base int, ends []int) []int {
+	if _, ok := c.ranks[p]; ok {
+		return append(ends, base+len(p))
+	}
+	for _, b := range c.merge(p)[1:] {
+		ends = append(ends, base+b)
+	}
+	return ends
+}
+
+// merge returns the token boundaries of a piece that is not a single token.
+func (c *codec) merge(p string) []int {
+	if len(p) <= smallPiece {
+		return c.mergeSmall(p, make([]int, 0, len(p)+1))
+	}
+	return c.mergeLarge(p)
+}
