@@ -1,0 +1,74 @@
+// Command paperlens answers questions over long documents with and without
+// retrieval, and measures whether retrieval helps.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a process exit status out of a command without the
+// usage dump cobra prints for ordinary errors.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "paperlens",
+		Short: "Question answering over research papers, with and without retrieval",
+		Long: `paperlens reproduces the ElaipBench and LPFQA studies of retrieval-augmented
+generation on your own models and corpus.
+
+  1. ingest   PDF, text, HTML or dataset files -> clean text -> passages
+  2. papers   list what is stored; passages shows one paper's passages
+
+Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().String("home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
+	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newBenchCmd())
+	return root
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run executes the CLI and maps errors to exit statuses: 0 success, 1 some
+// inputs failed (reported per input), 2 the command itself failed.
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "paperlens:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "paperlens:", err)
+	return 2
+}
+
+// homeDir resolves --home, then $PAPERLENS_HOME, then ./.paperlens.
+func homeDir(cmd *cobra.Command) string {
+	if h, _ := cmd.Flags().GetString("home"); h != "" {
+		return h
+	}
+	if h := os.Getenv("PAPERLENS_HOME"); h != "" {
+		return h
+	}
+	return ".paperlens"
+}

@@ -1,0 +1,424 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/paperlens/paperlens/chunk"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/ingest/dataset"
+	"github.com/paperlens/paperlens/ingest/htmltext"
+	"github.com/paperlens/paperlens/ingest/pdftext"
+)
+
+// ExtractorVersion is stored with every document; bumping it makes the next
+// ingest re-extract files whose bytes did not change.
+const ExtractorVersion = "1"
+
+// Status values of a Result (fixed: scripts read them).
+const (
+	StatusOK      = "ok"
+	StatusSkipped = "skipped"
+	StatusError   = "error"
+)
+
+// Options steer an ingest run.
+type Options struct {
+	MaxTokens    int           // passage limit in cl100k_base tokens (default 512)
+	MinTokens    int           // documents shorter than this are flagged (or rejected)
+	RejectShort  bool          // reject rather than flag documents under MinTokens
+	Timeout      time.Duration // per-document extraction limit (default 2 minutes)
+	Workers      int           // parallel extractions (default GOMAXPROCS)
+	Force        bool          // re-extract even unchanged files
+	IDField      string        // dataset field holding the paper id (default paper_id)
+	ContentField string        // dataset field holding the paper text (default paper_content)
+}
+
+func (o *Options) defaults() {
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = 512
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Minute
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.IDField == "" {
+		o.IDField = "paper_id"
+	}
+	if o.ContentField == "" {
+		o.ContentField = "paper_content"
+	}
+}
+
+// Result reports one document (fixed JSON shape: see `paperlens ingest --json`).
+type Result struct {
+	PaperID  string  `json:"paper_id"`
+	Source   string  `json:"source"`
+	Status   string  `json:"status"`
+	Error    string  `json:"error"`
+	Pages    int     `json:"pages"`
+	Chars    int     `json:"chars"`
+	Tokens   int     `json:"tokens"`
+	Passages int     `json:"passages"`
+	Title    string  `json:"title,omitempty"`
+	Warning  string  `json:"warning,omitempty"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// Kinds of source, by file extension.
+var kinds = map[string]string{
+	".pdf": "pdf", ".txt": "text", ".md": "text", ".markdown": "text",
+	".html": "html", ".htm": "html", ".xhtml": "html",
+	".json": "dataset", ".jsonl": "dataset", ".parquet": "dataset",
+}
+
+// Supported lists the file extensions ingest reads.
+func Supported() []string {
+	var out []string
+	for k := range kinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// job is one document to ingest: a file, or one paper carried by a dataset.
+type job struct {
+	id, source, kind, path string
+	content                string // dataset papers arrive as text
+}
+
+// Run ingests the given files and folders into the store, calling report
+// once per document (from a single goroutine, in completion order). It
+// returns the number of failed documents; an error only when the run itself
+// could not proceed.
+func Run(ctx context.Context, st *corpus.Store, paths []string, opt Options, report func(Result)) (failed int, err error) {
+	opt.defaults()
+	emit := func(r Result) {
+		if r.Status == StatusError {
+			failed++
+		}
+		report(r)
+	}
+	jobs, pre := plan(paths, opt)
+	for _, r := range pre {
+		emit(r)
+	}
+	in := make(chan job)
+	out := make(chan outcome)
+	var wg sync.WaitGroup
+	for i := 0; i < opt.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range in {
+				out <- process(ctx, st, j, opt)
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+	for o := range out {
+		if o.store != nil {
+			if err := st.Put(o.store.doc, o.store.text, o.store.passages); err != nil {
+				o.res.Status, o.res.Error = StatusError, fmt.Sprintf("store: %v", err)
+			}
+		}
+		emit(o.res)
+	}
+	if ctx.Err() != nil {
+		return failed, fmt.Errorf("ingest interrupted: %w (what finished is stored; run again to finish)", ctx.Err())
+	}
+	return failed, nil
+}
+
+// plan expands folders and dataset files into jobs. Problems found before
+// any extraction (missing paths, unsupported types, bad dataset rows,
+// duplicate ids) come back as error results.
+func plan(paths []string, opt Options) ([]job, []Result) {
+	var jobs []job
+	var errs []Result
+	seen := map[string]string{}
+	add := func(j job) {
+		if prev, dup := seen[j.id]; dup {
+			errs = append(errs, Result{PaperID: j.id, Source: j.source, Status: StatusError,
+				Error: fmt.Sprintf("duplicate paper id %q: %s has it too; rename one of them", j.id, prev)})
+			return
+		}
+		seen[j.id] = j.source
+		jobs = append(jobs, j)
+	}
+	addFile := func(path string, explicit bool) {
+		kind, ok := kinds[strings.ToLower(filepath.Ext(path))]
+		if !ok {
+			if explicit {
+				errs = append(errs, Result{Source: path, Status: StatusError,
+					Error: fmt.Sprintf("unsupported file type %q; paperlens reads %s", filepath.Ext(path), strings.Join(Supported(), " "))})
+			}
+			return
+		}
+		if kind != "dataset" {
+			add(job{id: idFromPath(path), source: path, kind: kind, path: path})
+			return
+		}
+		bad := func(line int, err error) {
+			// The row error already names file and row; the record keeps them apart.
+			msg := err.Error()
+			var re *dataset.RowError
+			if errors.As(err, &re) {
+				msg = re.Err.Error()
+				if re.TextLine > 0 {
+					line = re.TextLine
+				}
+			}
+			errs = append(errs, Result{Source: fmt.Sprintf("%s:%d", path, line), Status: StatusError, Error: msg})
+		}
+		papers, err := dataset.Papers(path, opt.IDField, opt.ContentField, bad)
+		if err != nil {
+			errs = append(errs, Result{Source: path, Status: StatusError, Error: err.Error()})
+			return
+		}
+		for _, p := range papers {
+			add(job{id: p.ID, source: fmt.Sprintf("%s:%d", path, p.Line), kind: "dataset", content: p.Content})
+		}
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, Result{Source: p, Status: StatusError, Error: plainStatError(err)})
+			continue
+		}
+		if !info.IsDir() {
+			addFile(p, true)
+			continue
+		}
+		var files []string
+		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, Result{Source: path, Status: StatusError, Error: plainStatError(err)})
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") && path != p {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				files = append(files, path)
+			}
+			return nil
+		})
+		sort.Strings(files)
+		for _, f := range files {
+			addFile(f, false)
+		}
+	}
+	return jobs, errs
+}
+
+func plainStatError(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or folder"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}
+
+// idFromPath is a document's id: its file name without extension.
+func idFromPath(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// extractions counts finished extractions, so tests can prove that an
+// unchanged file is skipped without being read again.
+var extractions atomic.Int64
+
+type outcome struct {
+	res   Result
+	store *stored
+}
+
+type stored struct {
+	doc      corpus.Document
+	text     string
+	passages []corpus.Passage
+}
+
+// process ingests one job. It never panics: a panic in an extractor
+// becomes that document's error.
+func process(ctx context.Context, st *corpus.Store, j job, opt Options) (o outcome) {
+	start := time.Now()
+	o.res = Result{PaperID: j.id, Source: j.source}
+	defer func() {
+		if p := recover(); p != nil {
+			o = outcome{res: Result{PaperID: j.id, Source: j.source, Status: StatusError,
+				Error: fmt.Sprintf("internal error while reading this file (please report it): %v", p)}}
+		}
+		o.res.Seconds = time.Since(start).Seconds()
+	}()
+	fail := func(err error) outcome {
+		o.res.Status, o.res.Error = StatusError, err.Error()
+		return o
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	var raw []byte
+	if j.kind == "dataset" {
+		raw = []byte(j.content)
+	} else {
+		b, err := os.ReadFile(j.path)
+		if err != nil {
+			return fail(fmt.Errorf("read: %s", plainStatError(err)))
+		}
+		raw = b
+	}
+	sum := sha256.Sum256(raw)
+	hash := hex.EncodeToString(sum[:])
+
+	prev, err := st.Doc(j.id)
+	havePrev := err == nil
+	if havePrev && !opt.Force && prev.SourceHash == hash && prev.Extractor == ExtractorVersion {
+		if prev.MaxTokens == opt.MaxTokens {
+			o.res.Status = StatusSkipped
+			o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = prev.Pages, prev.Chars, prev.Tokens, prev.Passages, prev.Title
+			return o
+		}
+		// Same bytes, new chunking: re-chunk the stored text, no extraction.
+		if text, err := st.Text(j.id); err == nil {
+			return finish(o, prev, text, opt)
+		}
+	}
+
+	e, err := extract(ctx, j, raw, opt.Timeout)
+	if err != nil {
+		return fail(err)
+	}
+	extractions.Add(1)
+	doc := corpus.Document{
+		PaperID: j.id, Title: e.title, Source: j.source, Kind: j.kind, SourceHash: hash,
+		Extractor: ExtractorVersion, Pages: e.pages,
+	}
+	return finish(o, doc, e.text, opt)
+}
+
+// finish chunks the text and fills in the stored record.
+func finish(o outcome, doc corpus.Document, text string, opt Options) outcome {
+	parts := chunk.Split(text, chunk.Options{MaxTokens: opt.MaxTokens})
+	ps := make([]corpus.Passage, len(parts))
+	total := 0
+	for i, p := range parts {
+		ps[i] = corpus.Passage{Tokens: p.Tokens, Start: p.Start, End: p.End, Section: p.Section, Text: p.Text}
+		total += p.Tokens
+	}
+	doc.Chars, doc.Tokens, doc.MaxTokens, doc.Warning = len([]rune(text)), total, opt.MaxTokens, ""
+	doc.IngestedAt = time.Now().UTC()
+	o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = doc.Pages, doc.Chars, total, len(ps), doc.Title
+	if opt.MinTokens > 0 && total < opt.MinTokens {
+		msg := fmt.Sprintf("short document: %d tokens, under --min-tokens %d", total, opt.MinTokens)
+		if opt.RejectShort {
+			o.res.Status, o.res.Error = StatusError, msg+" (rejected; drop --reject-short to keep it)"
+			return o
+		}
+		doc.Warning, o.res.Warning = msg, msg
+	}
+	o.res.Status = StatusOK
+	o.store = &stored{doc: doc, text: text, passages: ps}
+	return o
+}
+
+// extracted is what an extractor hands back.
+type extracted struct {
+	title, text string
+	pages       int
+}
+
+// extractors maps a source kind to its extractor. A variable, so tests can
+// put in extractors that panic or hang.
+var extractors = map[string]func(ctx context.Context, raw []byte) (extracted, error){
+	"pdf": func(ctx context.Context, raw []byte) (extracted, error) {
+		d, err := pdftext.Extract(ctx, bytes.NewReader(raw), int64(len(raw)))
+		if err != nil {
+			return extracted{}, err
+		}
+		return extracted{d.Title, d.Text, d.Pages}, nil
+	},
+	"html": func(_ context.Context, raw []byte) (extracted, error) {
+		d, err := htmltext.Extract(bytes.NewReader(raw), "")
+		if err != nil {
+			return extracted{}, err
+		}
+		return extracted{title: d.Title, text: d.Text}, nil
+	},
+	"text": plainExtract,
+	// Dataset papers are plain text that arrived inside a dataset row.
+	"dataset": plainExtract,
+}
+
+func plainExtract(_ context.Context, raw []byte) (extracted, error) {
+	t, err := cleanPlain(raw)
+	if err != nil {
+		return extracted{}, err
+	}
+	return extracted{title: firstLineTitle(t), text: t}, nil
+}
+
+// extract runs the extractor for the job's kind under the per-document time
+// limit. A file that exceeds it is reported, and its goroutine is abandoned:
+// ledongthuc/pdf cannot be interrupted mid-page.
+func extract(ctx context.Context, j job, raw []byte, limit time.Duration) (extracted, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	type res struct {
+		e   extracted
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		var r res
+		defer func() {
+			if p := recover(); p != nil {
+				r = res{err: fmt.Errorf("unreadable file (the parser failed: %v)", p)}
+			}
+			done <- r
+		}()
+		r.e, r.err = extractors[j.kind](ctx, raw)
+	}()
+	select {
+	case r := <-done:
+		return r.e, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return extracted{}, fmt.Errorf("timed out after %s; raise --timeout or leave this file out", limit)
+		}
+		return extracted{}, ctx.Err()
+	}
+}

@@ -1,0 +1,414 @@
+package pdftext
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// para is one output paragraph under construction.
+type para struct {
+	lines   []string
+	heading bool
+	size    float64
+	note    bool // footnote, page footer or float: emitted at the next paragraph end
+	// indented is set when the paragraph's first line is indented, which
+	// marks a new paragraph even right after a column break.
+	indented bool
+}
+
+// assemble turns the laid-out pages into the final text. It returns the
+// text and page 1's lines (for the title).
+func assemble(pages []*pageLayout) (string, []*line) {
+	var first []*line
+	if len(pages) > 0 {
+		for _, b := range pages[0].blocks {
+			if !b.side {
+				first = append(first, b.lines...)
+			}
+		}
+	}
+	markFurniture(pages)
+	body := docBodySize(pages)
+	vocab := vocabulary(pages)
+
+	var paras []*para
+	var cur *para // the paragraph still open for continuation
+	// Footnotes, and figures or tables met in the middle of a sentence, are
+	// held back and emitted after the paragraph they interrupt, so that a
+	// sentence running around them stays whole.
+	var deferred []*para
+	closeCur := func() {
+		if cur != nil {
+			paras = append(paras, cur)
+		}
+		cur = nil
+		paras = append(paras, deferred...)
+		deferred = nil
+	}
+	for _, pg := range pages {
+		for _, b := range pg.blocks {
+			var ls []*line
+			for _, l := range b.lines {
+				if !l.drop && strings.TrimSpace(l.text) != "" {
+					ls = append(ls, l)
+				}
+			}
+			if len(ls) == 0 {
+				continue
+			}
+			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
+				math.Abs(cur.size-body) < 0.08*body
+			if !b.side && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body)) {
+				for _, p := range blockParas(ls, body) {
+					p.note = true
+					deferred = append(deferred, p)
+				}
+				if cur == nil {
+					closeCur()
+				}
+				continue
+			}
+			bp := blockParas(ls, body)
+			// A block boundary: continue the open paragraph only when the
+			// text clearly runs on (column or page break mid-sentence).
+			if cur != nil && !bp[0].heading && !bp[0].indented && continues(cur, bp[0], body) {
+				cur.lines = append(cur.lines, bp[0].lines...)
+				bp = bp[1:]
+			}
+			for _, p := range bp {
+				closeCur()
+				cur = p
+			}
+		}
+	}
+	closeCur()
+
+	var sb strings.Builder
+	for _, p := range paras {
+		t := joinLines(p.lines, vocab)
+		t = strings.Join(strings.Fields(norm.NFKC.String(t)), " ")
+		if t == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString(t)
+	}
+	return sb.String(), first
+}
+
+func lastLine(p *para) string { return p.lines[len(p.lines)-1] }
+
+// blockParas splits one block into paragraphs: headings stand alone; a new
+// paragraph starts at an indented line, after a short line ending a
+// sentence, or, in reference lists with hanging indents, at an unindented
+// line.
+func blockParas(ls []*line, body float64) []*para {
+	left, right := math.Inf(1), math.Inf(-1)
+	for _, l := range ls {
+		left = math.Min(left, l.x0)
+		right = math.Max(right, l.x1)
+	}
+	indented := 0
+	for _, l := range ls {
+		if l.x0-left > 0.7*l.size && l.x0-left < 4*l.size {
+			indented++
+		}
+	}
+	hanging := indented >= 2 && indented >= len(ls)-indented
+	var out []*para
+	var cur *para
+	for i := 0; i < len(ls); i++ {
+		l := ls[i]
+		if isHeading(l, len(ls), body) && !runsOn(ls, i) {
+			h := &para{lines: []string{l.text}, heading: true, size: l.size}
+			// A long heading wraps: take following lines in the same style.
+			for i+1 < len(ls) && ls[i+1].bold == l.bold && math.Abs(ls[i+1].size-l.size) < 0.5 &&
+				(l.bold || l.size > body*1.1) && len(strings.Fields(ls[i+1].text)) <= 6 &&
+				!numHeadingRE.MatchString(ls[i+1].text) && !runsOn(ls, i+1) {
+				i++
+				h.lines = append(h.lines, ls[i].text)
+			}
+			out = append(out, h)
+			cur = nil
+			continue
+		}
+		indent := l.x0 - left
+		startNew := cur == nil
+		if !startNew {
+			prev := ls[i-1]
+			switch {
+			case strings.HasSuffix(prev.text, "-"):
+				// A hyphenated word never ends a paragraph.
+			case hanging:
+				startNew = indent < 0.5*l.size
+			case indent > 0.7*l.size && indent < 4*l.size && prev.x1 > right-3*l.size:
+				startNew = true
+			case prev.x1 < right-4*l.size && endsSentence(prev.text) && indent < 0.5*l.size:
+				startNew = true
+			case math.Abs(l.size-cur.size) > 0.2*cur.size:
+				startNew = true
+			}
+		}
+		if startNew {
+			cur = &para{size: l.size,
+				indented: !hanging && indent > 0.7*l.size && indent < 4*l.size}
+			out = append(out, cur)
+		}
+		cur.lines = append(cur.lines, l.text)
+	}
+	return out
+}
+
+// runsOn reports whether line i continues into the next line as running
+// text (hyphenated, or the next line starts in lower case), which rules out
+// a heading: numbered list items look like headings otherwise.
+func runsOn(ls []*line, i int) bool {
+	t := strings.TrimSpace(ls[i].text)
+	if strings.HasSuffix(t, "-") {
+		return true
+	}
+	if i+1 >= len(ls) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(ls[i+1].text))
+	return unicode.IsLower(r)
+}
+
+// continues decides whether next, the first paragraph of a new block,
+// carries on cur across a column or page break.
+func continues(cur, next *para, body float64) bool {
+	if cur.heading || cur.note {
+		return false
+	}
+	// Only running text flows across breaks; titles, author blocks and
+	// captions are set in other sizes.
+	if math.Abs(next.size-body) > 0.08*body || math.Abs(cur.size-body) > 0.08*body {
+		return false
+	}
+	prev := strings.TrimSpace(lastLine(cur))
+	if prev == "" || endsSentence(prev) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(next.lines[0]))
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	return unicode.IsLower(r) || last == '-' || last == ',' || unicode.IsLower(last) && unicode.IsLetter(r)
+}
+
+func endsSentence(s string) bool {
+	s = strings.TrimRight(strings.TrimSpace(s), `"'”’)]*∗†‡0123456789`)
+	if s == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".?!:;", r)
+}
+
+var (
+	numHeadingRE = regexp.MustCompile(`^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-H](?:\.\d{1,2})*\.?|[IVX]{1,4}\.)\s+\p{Lu}`)
+	knownHeads   = map[string]bool{
+		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
+		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true,
+		"conclusion": true, "conclusions": true, "related work": true, "appendix": true,
+		"limitations": true, "ethics statement": true, "ethical considerations": true,
+		"discussion": true, "bibliography": true, "contents": true,
+	}
+)
+
+// isHeading recognises section headings by shape: short, no final period,
+// and numbered or set in bold or a larger size.
+func isHeading(l *line, blockLines int, body float64) bool {
+	t := strings.TrimSpace(l.text)
+	if t == "" || len(t) > 90 {
+		return false
+	}
+	words := strings.Fields(t)
+	if len(words) > 12 {
+		return false
+	}
+	emphasised := l.bold || l.size > body*1.1
+	key := strings.ToLower(strings.Trim(t, " .:"))
+	key = strings.TrimLeft(key, "0123456789. ")
+	if knownHeads[key] && (emphasised || blockLines == 1) {
+		return true
+	}
+	if strings.HasSuffix(t, ".") || strings.HasSuffix(t, ",") {
+		return false
+	}
+	if numHeadingRE.MatchString(t) && (emphasised || blockLines == 1) && len(words) <= 10 && hasLetters(t, 4) {
+		return true
+	}
+	return false
+}
+
+var captionRE = regexp.MustCompile(`^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*\d`)
+
+// isFloat reports blocks that belong to a figure or table: captions, and
+// text set in a size other than the body size (labels, table cells).
+func isFloat(ls []*line, body float64) bool {
+	if captionRE.MatchString(strings.TrimSpace(ls[0].text)) {
+		return true
+	}
+	s := dominantSize(ls)
+	return s < body*0.92 || s > body*1.08
+}
+
+// isNote reports footnote blocks and page-1 conference footers: small type
+// at the bottom of the page.
+func isNote(b *block, ls []*line, pg *pageLayout, body float64) bool {
+	return dominantSize(ls) <= body*0.92 && b.top <= 0.3*pg.height
+}
+
+var (
+	pageNumRE = regexp.MustCompile(`^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|[ivxlc]{1,6}|(?i:page)\s+\d+(?:\s+of\s+\d+)?)$`)
+	digitsRE  = regexp.MustCompile(`\d+`)
+)
+
+// markFurniture drops running headers, footers and page numbers: lines in
+// the top or bottom margin whose text (digits ignored) recurs at about the
+// same height on several pages, and bare numbers at the page edges.
+func markFurniture(pages []*pageLayout) {
+	type occ struct {
+		page int
+		y    float64
+	}
+	inMargin := func(pg *pageLayout, l *line) bool {
+		return l.y > 0.88*pg.height || l.y < 0.12*pg.height
+	}
+	key := func(l *line) string {
+		return digitsRE.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(l.text), " ")), "#")
+	}
+	seen := map[string][]occ{}
+	for _, pg := range pages {
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				if inMargin(pg, l) {
+					k := key(l)
+					seen[k] = append(seen[k], occ{pg.num, l.y})
+				}
+			}
+		}
+	}
+	need := 3
+	if len(pages) < 6 {
+		need = 2
+	}
+	for _, pg := range pages {
+		var topY, botY = math.Inf(-1), math.Inf(1)
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				topY = math.Max(topY, l.y)
+				botY = math.Min(botY, l.y)
+			}
+		}
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				if !inMargin(pg, l) {
+					continue
+				}
+				t := strings.TrimSpace(l.text)
+				if (l.y == topY || l.y == botY || l.y < 0.08*pg.height) && pageNumRE.MatchString(t) {
+					l.drop = true
+					continue
+				}
+				pagesWith := map[int]bool{}
+				for _, o := range seen[key(l)] {
+					if math.Abs(o.y-l.y) < 4 {
+						pagesWith[o.page] = true
+					}
+				}
+				if len(pagesWith) >= need {
+					l.drop = true
+				}
+			}
+		}
+	}
+}
+
+func docBodySize(pages []*pageLayout) float64 {
+	var bs []*block
+	for _, p := range pages {
+		bs = append(bs, p.blocks...)
+	}
+	return bodySize(bs)
+}
+
+// vocabulary collects the words that occur inside lines, to decide whether
+// a word broken at a line end carried a real hyphen.
+func vocabulary(pages []*pageLayout) map[string]bool {
+	v := map[string]bool{}
+	for _, pg := range pages {
+		for _, b := range pg.blocks {
+			for _, l := range b.lines {
+				fs := strings.Fields(l.text)
+				for i, w := range fs {
+					if i == len(fs)-1 && strings.HasSuffix(w, "-") {
+						continue
+					}
+					v[vocabKey(w)] = true
+				}
+			}
+		}
+	}
+	return v
+}
+
+func vocabKey(w string) string {
+	return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }))
+}
+
+// joinLines joins a paragraph's lines with spaces, rejoining words broken
+// at line ends. The hyphen is dropped, as pdftotext does, unless the second
+// part starts with a capital or digit ("Retrieval-Augmented", "GPT-4") or
+// the hyphenated form appears elsewhere in the document and the joined one
+// does not ("user-facing").
+func joinLines(lines []string, vocab map[string]bool) string {
+	var b []byte
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i == 0 || len(b) < 2 || b[len(b)-1] != '-' {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, l...)
+			continue
+		}
+		before, _ := utf8.DecodeLastRune(b[:len(b)-1])
+		next, _ := utf8.DecodeRuneInString(l)
+		switch {
+		case !unicode.IsLetter(before) && !unicode.IsDigit(before):
+			b = append(b, ' ') // a dash standing alone, not a broken word
+		case unicode.IsLower(next):
+			left := string(b[bytes.LastIndexAny(b, " \t")+1 : len(b)-1])
+			right := l
+			if k := strings.IndexAny(l, " \t"); k >= 0 {
+				right = l[:k]
+			}
+			if !vocab[vocabKey(left+"-"+right)] || vocab[vocabKey(left+right)] {
+				b = b[:len(b)-1]
+			}
+		case unicode.IsUpper(next) || unicode.IsDigit(next):
+			// keep the hyphen, no space
+		default:
+			b = append(b, ' ')
+		}
+		b = append(b, l...)
+	}
+	return string(b)
+}

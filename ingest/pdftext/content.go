@@ -1,0 +1,330 @@
+package pdftext
+
+import (
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// glyph is one shown character code, in device space with y growing upwards
+// (PDF convention). text may hold several runes (ligatures) or be empty
+// (unmapped codes, which still take room on the line).
+type glyph struct {
+	x, y  float64 // origin on the baseline
+	w     float64 // advance width
+	size  float64 // font size after all transformations
+	text  string
+	f     *font
+	space bool // the code decodes to white space: an explicit word break
+	seq   int  // show-operation counter; glyphs of one string share it
+	rot   int  // text direction in quarter turns counter-clockwise
+}
+
+// matrix is a PDF transformation matrix [a b c d e f] (row-vector convention).
+type matrix [6]float64
+
+var identity = matrix{1, 0, 0, 1, 0, 0}
+
+// mul returns m×n: apply m first, then n.
+func (m matrix) mul(n matrix) matrix {
+	return matrix{
+		m[0]*n[0] + m[1]*n[2],
+		m[0]*n[1] + m[1]*n[3],
+		m[2]*n[0] + m[3]*n[2],
+		m[2]*n[1] + m[3]*n[3],
+		m[4]*n[0] + m[5]*n[2] + n[4],
+		m[4]*n[1] + m[5]*n[3] + n[5],
+	}
+}
+
+type gstate struct {
+	ctm    matrix
+	tc, tw float64
+	th     float64 // horizontal scaling, 1 = 100%
+	tl     float64
+	f      *font
+	tfs    float64
+	rise   float64
+}
+
+// docFonts caches parsed fonts for a whole document, keyed by the indirect
+// reference of the font dictionary ("12 0"), so a font used on every page is
+// read once.
+type docFonts struct {
+	byRef map[string]*font
+}
+
+// resources wraps one /Resources dictionary with lazily resolved fonts and
+// XObjects.
+type resources struct {
+	v       pdf.Value
+	doc     *docFonts
+	fonts   map[string]*font
+	fontRef map[string]string
+	parsed  bool
+}
+
+func newResources(v pdf.Value, doc *docFonts) *resources {
+	return &resources{v: v, doc: doc, fonts: map[string]*font{}}
+}
+
+var refRE = regexp.MustCompile(`/(\S+) (\d+ \d+) R`)
+
+// font resolves a font resource name. The library offers no way to ask a
+// Value for its object number, so the references are read from the
+// dictionary's printed form; inline font dictionaries simply are not shared.
+func (r *resources) font(name string) *font {
+	if f, ok := r.fonts[name]; ok {
+		return f
+	}
+	fd := r.v.Key("Font")
+	if !r.parsed {
+		r.parsed = true
+		r.fontRef = map[string]string{}
+		for _, m := range refRE.FindAllStringSubmatch(fd.String(), -1) {
+			r.fontRef[m[1]] = m[2]
+		}
+	}
+	ref := r.fontRef[name]
+	if ref != "" {
+		if f, ok := r.doc.byRef[ref]; ok {
+			r.fonts[name] = f
+			return f
+		}
+	}
+	f := loadFont(fd.Key(name))
+	if ref != "" {
+		r.doc.byRef[ref] = f
+	}
+	r.fonts[name] = f
+	return f
+}
+
+// loadFont reads a font dictionary. A font too broken to read costs only
+// its own text (nil font: its glyphs are skipped), not the whole page.
+func loadFont(v pdf.Value) (f *font) {
+	defer func() {
+		if recover() != nil {
+			f = nil
+		}
+	}()
+	if v.Kind() != pdf.Dict {
+		return nil
+	}
+	return newFont(v)
+}
+
+// walker interprets a page content stream and collects glyphs.
+type walker struct {
+	doc    *docFonts
+	glyphs []glyph
+	seq    int
+	box    [4]float64 // x0 y0 x1 y1 of the media box, to drop off-page text
+	forms  int        // Form XObjects run so far on this page
+}
+
+// Limits that keep a hostile or damaged page from running away: a form
+// drawing itself ten times per level would otherwise take 10^depth runs.
+const (
+	maxFormDepth = 8
+	maxFormRuns  = 2000
+	maxGlyphs    = 1 << 20
+)
+
+func (w *walker) run(strm pdf.Value, res *resources, ctm matrix, depth int) {
+	g := gstate{ctm: ctm, th: 1}
+	var stack []gstate
+	tm, tlm := identity, identity // lenient with text drawn outside BT/ET
+	var args []pdf.Value
+
+	pdf.Interpret(strm, func(stk *pdf.Stack, op string) {
+		n := stk.Len()
+		if cap(args) < n {
+			args = make([]pdf.Value, n)
+		}
+		args = args[:n]
+		for i := n - 1; i >= 0; i-- {
+			args[i] = stk.Pop()
+		}
+		num := func(i int) float64 {
+			if i < len(args) {
+				return args[i].Float64()
+			}
+			return 0
+		}
+		switch op {
+		case "q":
+			if len(stack) < 1024 {
+				stack = append(stack, g)
+			}
+		case "Q":
+			if k := len(stack); k > 0 {
+				g = stack[k-1]
+				stack = stack[:k-1]
+			}
+		case "cm":
+			if len(args) == 6 {
+				g.ctm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}.mul(g.ctm)
+			}
+		case "BT":
+			tm, tlm = identity, identity
+		case "Tc":
+			g.tc = num(0)
+		case "Tw":
+			g.tw = num(0)
+		case "Tz":
+			g.th = num(0) / 100
+		case "TL":
+			g.tl = num(0)
+		case "Ts":
+			g.rise = num(0)
+		case "Tf":
+			if len(args) == 2 {
+				g.f = res.font(args[0].Name())
+				g.tfs = num(1)
+			}
+		case "Td", "TD":
+			if len(args) == 2 {
+				if op == "TD" {
+					g.tl = -num(1)
+				}
+				tlm = matrix{1, 0, 0, 1, num(0), num(1)}.mul(tlm)
+				tm = tlm
+			}
+		case "Tm":
+			if len(args) == 6 {
+				tlm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}
+				tm = tlm
+			}
+		case "T*":
+			tlm = matrix{1, 0, 0, 1, 0, -g.tl}.mul(tlm)
+			tm = tlm
+		case "Tj", "'", "\"":
+			if len(args) == 0 {
+				return
+			}
+			if op != "Tj" {
+				if op == "\"" && len(args) == 3 {
+					g.tw, g.tc = num(0), num(1)
+				}
+				tlm = matrix{1, 0, 0, 1, 0, -g.tl}.mul(tlm)
+				tm = tlm
+			}
+			w.show(&g, &tm, args[len(args)-1].RawString())
+		case "TJ":
+			if len(args) == 0 {
+				return
+			}
+			a := args[len(args)-1]
+			for i := 0; i < a.Len(); i++ {
+				x := a.Index(i)
+				if x.Kind() == pdf.String {
+					w.show(&g, &tm, x.RawString())
+				} else {
+					tx := -x.Float64() / 1000 * g.tfs * g.th
+					tm[4] += tx * tm[0]
+					tm[5] += tx * tm[1]
+				}
+			}
+		case "Do":
+			if depth >= maxFormDepth || len(args) == 0 || w.forms >= maxFormRuns {
+				return
+			}
+			w.forms++
+			w.form(res, args[0].Name(), g.ctm, depth)
+		}
+	})
+}
+
+// form interprets a Form XObject, which is how many producers embed figures,
+// and sometimes whole page bodies.
+func (w *walker) form(res *resources, name string, ctm matrix, depth int) {
+	x := res.v.Key("XObject").Key(name)
+	if x.Kind() != pdf.Stream || x.Key("Subtype").Name() != "Form" {
+		return
+	}
+	fres := x.Key("Resources")
+	if fres.Kind() != pdf.Dict {
+		fres = res.v
+	}
+	// A form without fonts cannot draw text; plots made of thousands of path
+	// operators are skipped without tokenizing them.
+	if fres.Key("Font").Kind() != pdf.Dict && fres.Key("XObject").Kind() != pdf.Dict {
+		return
+	}
+	m := identity
+	if mv := x.Key("Matrix"); mv.Len() == 6 {
+		for i := 0; i < 6; i++ {
+			m[i] = mv.Index(i).Float64()
+		}
+	}
+	sub := res
+	if fres.Kind() == pdf.Dict && x.Key("Resources").Kind() == pdf.Dict {
+		sub = newResources(fres, w.doc)
+	}
+	w.run(x, sub, m.mul(ctm), depth+1)
+}
+
+// show lays out one string of character codes.
+func (w *walker) show(g *gstate, tm *matrix, raw string) {
+	f := g.f
+	if f == nil {
+		return
+	}
+	w.seq++
+	trm := tm.mul(g.ctm)
+	size := g.tfs * math.Hypot(trm[2], trm[3])
+	scale := math.Hypot(trm[0], trm[1])
+	// Quarter-turn rotations are kept (landscape tables, axis labels) and
+	// later laid out in their own frame; skewed text is dropped.
+	rot := -1
+	switch {
+	case trm[0] > 0 && math.Abs(trm[1]) <= 0.05*trm[0]:
+		rot = 0
+	case trm[1] > 0 && math.Abs(trm[0]) <= 0.05*trm[1]:
+		rot = 1
+	case trm[0] < 0 && math.Abs(trm[1]) <= 0.05*-trm[0]:
+		rot = 2
+	case trm[1] < 0 && math.Abs(trm[0]) <= 0.05*-trm[1]:
+		rot = 3
+	}
+	step := 1
+	if f.twoByte {
+		step = 2
+	}
+	for i := 0; i+step <= len(raw); i += step {
+		code := int(raw[i])
+		if step == 2 {
+			code = code<<8 | int(raw[i+1])
+		}
+		w0 := f.width(code)
+		tx := w0*g.tfs + g.tc
+		if step == 1 && code == 32 {
+			tx += g.tw
+		}
+		tx *= g.th
+		if rot >= 0 && size > 0.5 && len(w.glyphs) < maxGlyphs {
+			x := trm[4] + g.rise*trm[2]
+			y := trm[5] + g.rise*trm[3]
+			if x >= w.box[0]-5 && x <= w.box[2]+5 && y >= w.box[1]-5 && y <= w.box[3]+5 {
+				text := f.decode(code, raw[i:i+step])
+				w.glyphs = append(w.glyphs, glyph{
+					x: x, y: y,
+					w:     w0 * g.tfs * g.th * scale,
+					size:  size,
+					text:  text,
+					f:     f,
+					space: strings.TrimSpace(text) == "" && text != "",
+					seq:   w.seq,
+					rot:   rot,
+				})
+			}
+		}
+		tm[4] += tx * tm[0]
+		tm[5] += tx * tm[1]
+		trm[4] += tx * trm[0]
+		trm[5] += tx * trm[1]
+	}
+}

@@ -1,0 +1,272 @@
+package pdftext
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// Sentinel errors. Messages are plain words because the CLI prints them next
+// to the file name.
+var (
+	ErrEmpty     = errors.New("empty file")
+	ErrNotPDF    = errors.New("not a PDF")
+	ErrTruncated = errors.New("truncated PDF: no end-of-file marker")
+	ErrNoText    = errors.New("no extractable text; run OCR first")
+	// ErrEncrypted is returned for PDFs that need a password.
+	ErrEncrypted = errors.New("encrypted PDF")
+	// ErrMalformed covers structural damage found after the file was opened.
+	ErrMalformed = errors.New("malformed PDF")
+)
+
+// Document is one extracted PDF.
+type Document struct {
+	Title string // from metadata when it looks like a real title, else from page 1 text (largest font lines at the top)
+	Pages int
+	Text  string // cleaned text; paragraphs separated by "\n\n"; a section heading ("1 Introduction", "3.2 Setup", "Abstract", "References") on its own paragraph
+	// Warnings lists pages that could not be read (their text is missing).
+	Warnings []string
+}
+
+// ExtractFile opens path and calls Extract.
+func ExtractFile(ctx context.Context, path string) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return Extract(ctx, f, st.Size())
+}
+
+// Extract reads a whole PDF. It never panics: panics inside ledongthuc/pdf
+// become errors. It checks ctx between pages and returns ctx.Err() wrapped
+// when cancelled.
+func Extract(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, fmt.Errorf("%w: %v", ErrMalformed, p)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("extract cancelled: %w", err)
+	}
+	rd, err := open(r, size)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := pageList(rd)
+	if err != nil {
+		return nil, err
+	}
+
+	fonts := &docFonts{byRef: map[string]*font{}}
+	doc = &Document{Pages: len(pages)}
+	laid := make([]*pageLayout, 0, len(pages))
+	for i, p := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("extract cancelled at page %d: %w", i+1, err)
+		}
+		pl, perr := extractPage(p, fonts)
+		if perr != nil {
+			doc.Warnings = append(doc.Warnings, fmt.Sprintf("page %d: %v", i+1, perr))
+			pl = &pageLayout{}
+		}
+		pl.num = i + 1
+		laid = append(laid, pl)
+	}
+	text, first := assemble(laid)
+	if strings.TrimSpace(text) == "" {
+		if len(doc.Warnings) > 0 && len(doc.Warnings) == len(pages) {
+			return nil, fmt.Errorf("%w: no page could be read (%s)", ErrMalformed, doc.Warnings[0])
+		}
+		return nil, ErrNoText
+	}
+	doc.Text = text
+	doc.Title = chooseTitle(infoTitle(rd), first)
+	return doc, nil
+}
+
+// open validates the envelope before handing the file to the library, whose
+// own errors ("malformed PDF: reading at offset ...") mean nothing to a user.
+func open(r io.ReaderAt, size int64) (rd *pdf.Reader, err error) {
+	if size <= 0 {
+		return nil, ErrEmpty
+	}
+	head := make([]byte, min(size, 1024))
+	if n, _ := r.ReadAt(head, 0); n > 0 {
+		head = head[:n]
+	}
+	// The magic may follow some junk (Acrobat allows 1 KB of it), but must
+	// carry a version: a text file that merely mentions "%PDF-" is not a PDF.
+	loc := magicRE.FindIndex(head)
+	if loc == nil {
+		return nil, ErrNotPDF
+	}
+	if loc[0] > 0 {
+		// Offsets inside such files count from the magic.
+		r = io.NewSectionReader(r, int64(loc[0]), size-int64(loc[0]))
+		size -= int64(loc[0])
+	}
+	tail := make([]byte, min(size, 2048))
+	if n, _ := r.ReadAt(tail, size-int64(len(tail))); n > 0 {
+		tail = tail[:n]
+	}
+	if !bytes.Contains(tail, []byte("%%EOF")) {
+		return nil, ErrTruncated
+	}
+	if err := sanityCheckXref(r, size, tail); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, fmt.Errorf("%w (%v)", ErrTruncated, p)
+		}
+	}()
+	rd, err = pdf.NewReader(r, size)
+	if err != nil {
+		msg := err.Error()
+		switch {
+		case strings.Contains(msg, "password") || strings.Contains(msg, "encrypt"):
+			return nil, fmt.Errorf("%w: %v", ErrEncrypted, err)
+		case strings.Contains(msg, "invalid header"):
+			return nil, fmt.Errorf("%w: %v", ErrNotPDF, err)
+		}
+		return nil, fmt.Errorf("%w (%v)", ErrTruncated, err)
+	}
+	return rd, nil
+}
+
+var objRefRE = regexp.MustCompile(`\d+ \d+ R`)
+
+var magicRE = regexp.MustCompile(`%PDF-[12]\.\d`)
+
+var sizeRE = regexp.MustCompile(`/Size\s+(\d+)`)
+
+// sanityCheckXref rejects an absurd /Size before the library allocates a
+// cross-reference table of that many entries: a flipped digit must give an
+// error, not exhaust memory.
+func sanityCheckXref(r io.ReaderAt, size int64, tail []byte) error {
+	check := func(b []byte) error {
+		for _, m := range sizeRE.FindAllSubmatch(b, -1) {
+			if len(m[1]) > 9 {
+				return fmt.Errorf("%w: cross-reference size %s is impossible", ErrMalformed, m[1])
+			}
+			n := 0
+			for _, c := range m[1] {
+				n = n*10 + int(c-'0')
+			}
+			if int64(n) > size/4+1024 {
+				return fmt.Errorf("%w: cross-reference size %d is larger than the file allows", ErrMalformed, n)
+			}
+		}
+		return nil
+	}
+	if err := check(tail); err != nil {
+		return err
+	}
+	i := bytes.LastIndex(tail, []byte("startxref"))
+	if i < 0 {
+		return nil
+	}
+	var off int64
+	j := i + len("startxref")
+	for j < len(tail) && (tail[j] == ' ' || tail[j] == '\r' || tail[j] == '\n') {
+		j++
+	}
+	for ; j < len(tail) && tail[j] >= '0' && tail[j] <= '9'; j++ {
+		off = off*10 + int64(tail[j]-'0')
+		if off > size {
+			return nil
+		}
+	}
+	if off <= 0 || off >= size {
+		return nil
+	}
+	buf := make([]byte, min(4096, size-off))
+	n, _ := r.ReadAt(buf, off)
+	return check(buf[:n])
+}
+
+// pageList walks the page tree once. The library's Reader.Page(i) walks it
+// from the root for every page, resolving every node again each time.
+func pageList(rd *pdf.Reader) (pages []pdf.Value, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			pages, err = nil, fmt.Errorf("%w: reading page tree: %v", ErrMalformed, p)
+		}
+	}()
+	root := rd.Trailer().Key("Root").Key("Pages")
+	if root.IsNull() {
+		return nil, fmt.Errorf("%w: no page tree", ErrMalformed)
+	}
+	// A damaged tree may point back at itself: every node is visited once
+	// (nodes are told apart by their object numbers, read from the printed
+	// Kids array), and the total work is bounded anyway.
+	visited := map[string]bool{}
+	budget := 100000
+	var walk func(v pdf.Value, depth int)
+	walk = func(v pdf.Value, depth int) {
+		budget--
+		if budget < 0 || depth > 64 {
+			return
+		}
+		kids := v.Key("Kids")
+		if v.Key("Type").Name() == "Page" || kids.Kind() != pdf.Array {
+			if !v.Key("Contents").IsNull() || v.Key("Type").Name() == "Page" {
+				pages = append(pages, v)
+			}
+			return
+		}
+		refs := objRefRE.FindAllString(kids.String(), -1)
+		if len(refs) != kids.Len() {
+			refs = nil // direct objects among the kids: cannot be told apart
+		}
+		for i := 0; i < kids.Len(); i++ {
+			if refs != nil {
+				if visited[refs[i]] {
+					continue
+				}
+				visited[refs[i]] = true
+			}
+			walk(kids.Index(i), depth+1)
+		}
+	}
+	walk(root, 0)
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("%w: no pages", ErrMalformed)
+	}
+	return pages, nil
+}
+
+// inheritedKey looks key up on the page and its ancestors. Unlike the
+// library's version it gives up after a few levels, so a /Parent loop in a
+// damaged file cannot hang us.
+func inheritedKey(v pdf.Value, key string) pdf.Value {
+	for i := 0; i < 32 && !v.IsNull(); i++ {
+		if r := v.Key(key); !r.IsNull() {
+			return r
+		}
+		v = v.Key("Parent")
+	}
+	return pdf.Value{}
+}
+
+func infoTitle(rd *pdf.Reader) (t string) {
+	defer func() {
+		if recover() != nil {
+			t = ""
+		}
+	}()
+	return strings.TrimSpace(rd.Trailer().Key("Info").Key("Title").Text())
+}

@@ -1,0 +1,478 @@
+package pdftext
+
+import (
+	"io"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// font is everything the content-stream walker needs to know about one PDF
+// font, computed once per document. ledongthuc/pdf re-parses the font
+// dictionary (and, for object streams, re-inflates the whole stream) on every
+// Value.Key call, so asking it for a glyph width per glyph costs tens of
+// milliseconds per page; here widths and decodings live in plain slices and
+// maps.
+type font struct {
+	bold     bool // judged from the name or weight; marks headings
+	twoByte  bool // Type0 font: codes are two bytes (Identity-H and friends)
+	scale    float64
+	widths   []float64 // simple fonts: indexed by code-first
+	first    int
+	cidW     map[int]float64 // Type0: CID -> width
+	defWidth float64
+	noWidths bool // no width table at all: positions inside a string are guesses
+
+	toUni  map[int]string // parsed /ToUnicode, nil when absent or unreadable
+	diffs  map[int]string // /Differences glyph names
+	inFont map[int]string // glyph names from the embedded font program
+	enc    *pdf.Font      // library fallback decoder (Differences, WinAnsi, ...)
+	byteTx [256]*string   // decoded single-byte codes, filled lazily
+	cidTx  map[int]string // decoded two-byte codes, filled lazily
+}
+
+// newFont builds a font from its dictionary. It may panic on a broken one
+// (the library reports errors that way); loadFont recovers.
+func newFont(v pdf.Value) *font {
+	f := &font{scale: 0.001}
+	base := v.Key("BaseFont").Name()
+	if i := strings.IndexByte(base, '+'); i >= 0 && i < len(base)-1 {
+		base = base[i+1:] // drop the subset tag "ABCDEF+"
+	}
+	lb := strings.ToLower(base)
+	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "medi") ||
+		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
+		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
+		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
+
+	subtype := v.Key("Subtype").Name()
+	if subtype == "Type3" {
+		if m := v.Key("FontMatrix"); m.Len() >= 1 && m.Index(0).Float64() > 0 {
+			f.scale = m.Index(0).Float64()
+		}
+	}
+	if subtype == "Type0" {
+		f.twoByte = true
+		f.defWidth = 1000
+		f.cidW = map[int]float64{}
+		d := v.Key("DescendantFonts").Index(0)
+		if dw := d.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
+			f.defWidth = dw.Float64()
+		}
+		readCIDWidths(d.Key("W"), f.cidW)
+		if fd := d.Key("FontDescriptor"); !fd.IsNull() {
+			if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+				f.bold = true
+			}
+		}
+	} else {
+		f.first = int(v.Key("FirstChar").Int64())
+		w := v.Key("Widths")
+		n := w.Len()
+		if n > 4096 {
+			n = 4096 // a simple font has at most 256 codes; more is corruption
+		}
+		f.widths = make([]float64, n)
+		for i := 0; i < n; i++ {
+			f.widths[i] = w.Index(i).Float64()
+		}
+		fd := v.Key("FontDescriptor")
+		f.defWidth = fd.Key("MissingWidth").Float64()
+		if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+			f.bold = true
+		}
+		if n == 0 {
+			f.noWidths = true
+			f.defWidth = 500
+		}
+	}
+
+	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
+		f.toUni = parseToUnicode(tu)
+	}
+	if !f.twoByte {
+		enc := v.Key("Encoding")
+		f.diffs = differences(enc)
+		// The font's own encoding applies only when /Encoding names no base.
+		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
+			if f.toUni == nil || len(f.toUni) < 256 {
+				f.inFont = builtinEncoding(v)
+			}
+		}
+	}
+	f.enc = &pdf.Font{V: v}
+	return f
+}
+
+func readCIDWidths(w pdf.Value, out map[int]float64) {
+	n := w.Len()
+	for i := 0; i < n && len(out) < 1<<16; {
+		c := w.Index(i)
+		if c.Kind() != pdf.Integer {
+			return
+		}
+		start := int(c.Int64())
+		next := w.Index(i + 1)
+		if next.Kind() == pdf.Array {
+			for j := 0; j < next.Len() && j < 1<<16; j++ {
+				out[start+j] = next.Index(j).Float64()
+			}
+			i += 2
+			continue
+		}
+		end := int(next.Int64())
+		width := w.Index(i + 2).Float64()
+		if end-start > 1<<16 || end < start {
+			return
+		}
+		for k := start; k <= end; k++ {
+			out[k] = width
+		}
+		i += 3
+	}
+}
+
+// width returns the glyph advance for code in text-space units per unit of
+// font size (already multiplied by the font matrix scale).
+func (f *font) width(code int) float64 {
+	if f.twoByte {
+		if w, ok := f.cidW[code]; ok {
+			return w * f.scale
+		}
+		return f.defWidth * f.scale
+	}
+	if i := code - f.first; i >= 0 && i < len(f.widths) {
+		return f.widths[i] * f.scale
+	}
+	return f.defWidth * f.scale
+}
+
+// decode returns the Unicode text of one character code. ToUnicode wins over
+// the /Encoding because producers (pdfTeX, PDFium) put the authoritative
+// mapping there; the library's decoder covers fonts without one.
+func (f *font) decode(code int, raw string) string {
+	if f.twoByte {
+		if s, ok := f.cidTx[code]; ok {
+			return s
+		}
+		s, ok := f.toUni[code]
+		if !ok && f.toUni == nil {
+			s = f.enc.Encoder().Decode(raw)
+		}
+		s = sanitize(s)
+		if f.cidTx == nil {
+			f.cidTx = map[int]string{}
+		}
+		f.cidTx[code] = s
+		return s
+	}
+	if p := f.byteTx[code&0xff]; p != nil {
+		return *p
+	}
+	s, ok := f.toUni[code]
+	if !ok {
+		if name, in := f.diffs[code]; in {
+			s, ok = glyphText(name)
+		} else if name, in := f.inFont[code]; in {
+			s, ok = glyphText(name)
+		}
+	}
+	if !ok {
+		s = f.enc.Encoder().Decode(raw)
+	}
+	s = sanitize(s)
+	f.byteTx[code&0xff] = &s
+	return s
+}
+
+// sanitize drops control characters and the replacement character: they are
+// what unmapped codes decode to and only add noise to the text.
+func sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0xfffd || r == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0xfffd || r == 0x7f:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// parseToUnicode reads a ToUnicode CMap into a code -> text map. It has its
+// own small tokenizer instead of the library's cmap reader because that one
+// scans every bfchar/bfrange entry for every code, mishandles ranges whose
+// destination crosses a byte boundary, and panics on CMaps it dislikes.
+func parseToUnicode(v pdf.Value) (m map[int]string) {
+	defer func() {
+		if recover() != nil {
+			m = nil
+		}
+	}()
+	rc := v.Reader()
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, 4<<20))
+	if err != nil && len(data) == 0 {
+		return nil
+	}
+	return parseCMap(data)
+}
+
+// parseCMap reads bfchar and bfrange mappings from CMap source.
+func parseCMap(data []byte) map[int]string {
+	m := map[int]string{}
+	var stack []cmapTok
+	for toks := newCmapLexer(data); ; {
+		t, ok := toks.next()
+		if !ok {
+			break
+		}
+		if t.kind != tokKeyword {
+			stack = append(stack, t)
+			if len(stack) > 1<<17 {
+				return nil
+			}
+			continue
+		}
+		switch t.s {
+		case "beginbfchar", "beginbfrange":
+			stack = stack[:0]
+		case "endbfchar":
+			for i := 0; i+1 < len(stack); i += 2 {
+				if stack[i].kind == tokString && stack[i+1].kind == tokString {
+					m[codeOf(stack[i].s)] = utf16String(stack[i+1].s)
+				}
+			}
+		case "endbfrange":
+			for i := 0; i+2 < len(stack); {
+				lo, hi, dst := stack[i], stack[i+1], stack[i+2]
+				i += 3
+				if dst.kind == tokArrayStart {
+					var elems []string
+					for i < len(stack) && stack[i].kind != tokArrayEnd {
+						elems = append(elems, stack[i].s)
+						i++
+					}
+					i++ // skip ]
+					c0 := codeOf(lo.s)
+					for j, e := range elems {
+						m[c0+j] = utf16String(e)
+					}
+					continue
+				}
+				c0, c1 := codeOf(lo.s), codeOf(hi.s)
+				if dst.kind != tokString || c1 < c0 || c1-c0 > 1<<16 {
+					continue
+				}
+				u := utf16Units(dst.s)
+				if len(u) == 0 {
+					continue
+				}
+				for c := c0; c <= c1; c++ {
+					uu := append([]uint16(nil), u...)
+					uu[len(uu)-1] += uint16(c - c0)
+					m[c] = string(utf16.Decode(uu))
+				}
+			}
+		}
+		stack = stack[:0]
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+type cmapTokKind int
+
+const (
+	tokString cmapTokKind = iota
+	tokNumber
+	tokName
+	tokKeyword
+	tokArrayStart
+	tokArrayEnd
+)
+
+type cmapTok struct {
+	kind cmapTokKind
+	s    string
+}
+
+// cmapLexer tokenizes the PostScript subset used by CMaps. Dictionary
+// delimiters and procedures are skipped: only strings, arrays and the
+// bf* keywords matter for a ToUnicode map.
+type cmapLexer struct {
+	b []byte
+	i int
+}
+
+func newCmapLexer(b []byte) *cmapLexer { return &cmapLexer{b: b} }
+
+func (l *cmapLexer) next() (cmapTok, bool) {
+	b := l.b
+	for l.i < len(b) {
+		c := b[l.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == 0:
+			l.i++
+		case c == '%':
+			for l.i < len(b) && b[l.i] != '\n' && b[l.i] != '\r' {
+				l.i++
+			}
+		case c == '<' && l.i+1 < len(b) && b[l.i+1] == '<', c == '>' && l.i+1 < len(b) && b[l.i+1] == '>':
+			l.i += 2
+		case c == '<':
+			l.i++
+			var out []byte
+			hi, half := byte(0), false
+			for l.i < len(b) && b[l.i] != '>' {
+				if h, ok := unhex(b[l.i]); ok {
+					if half {
+						out = append(out, hi<<4|h)
+					} else {
+						hi = h
+					}
+					half = !half
+				}
+				l.i++
+			}
+			if half {
+				out = append(out, hi<<4)
+			}
+			l.i++
+			return cmapTok{tokString, string(out)}, true
+		case c == '(':
+			l.i++
+			var out []byte
+			depth := 1
+			for l.i < len(b) {
+				c := b[l.i]
+				l.i++
+				if c == '\\' && l.i < len(b) {
+					e := b[l.i]
+					l.i++
+					switch e {
+					case 'n':
+						out = append(out, '\n')
+					case 'r':
+						out = append(out, '\r')
+					case 't':
+						out = append(out, '\t')
+					case 'b':
+						out = append(out, '\b')
+					case 'f':
+						out = append(out, '\f')
+					default:
+						if e >= '0' && e <= '7' {
+							v := int(e - '0')
+							for k := 0; k < 2 && l.i < len(b) && b[l.i] >= '0' && b[l.i] <= '7'; k++ {
+								v = v*8 + int(b[l.i]-'0')
+								l.i++
+							}
+							out = append(out, byte(v))
+						} else {
+							out = append(out, e)
+						}
+					}
+					continue
+				}
+				if c == '(' {
+					depth++
+				} else if c == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+				out = append(out, c)
+			}
+			return cmapTok{tokString, string(out)}, true
+		case c == '[':
+			l.i++
+			return cmapTok{kind: tokArrayStart}, true
+		case c == ']':
+			l.i++
+			return cmapTok{kind: tokArrayEnd}, true
+		case c == '{' || c == '}' || c == '>' || c == ')':
+			l.i++
+		default:
+			start := l.i
+			if c == '/' {
+				l.i++
+			}
+			for l.i < len(b) && !isCmapDelim(b[l.i]) {
+				l.i++
+			}
+			if l.i == start {
+				l.i++
+				continue
+			}
+			s := string(b[start:l.i])
+			switch {
+			case s[0] == '/':
+				return cmapTok{tokName, s[1:]}, true
+			case s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s[0] == '.':
+				return cmapTok{tokNumber, s}, true
+			}
+			return cmapTok{tokKeyword, s}, true
+		}
+	}
+	return cmapTok{}, false
+}
+
+func isCmapDelim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '\f', 0, '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
+		return true
+	}
+	return false
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func codeOf(s string) int {
+	c := 0
+	for i := 0; i < len(s) && i < 4; i++ {
+		c = c<<8 | int(s[i])
+	}
+	return c
+}
+
+func utf16Units(s string) []uint16 {
+	u := make([]uint16, 0, len(s)/2)
+	for i := 0; i+1 < len(s); i += 2 {
+		u = append(u, uint16(s[i])<<8|uint16(s[i+1]))
+	}
+	return u
+}
+
+func utf16String(s string) string {
+	if len(s) == 1 {
+		return string(rune(s[0]))
+	}
+	return string(utf16.Decode(utf16Units(s)))
+}
