@@ -1,0 +1,153 @@
+// Package bench loads benchmark questions: ElaipBench in its published
+// schema, LPFQA with configurable field names, and a generic JSONL format.
+package bench
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/paperlens/paperlens/eval/mcq"
+	"github.com/paperlens/paperlens/ingest/dataset"
+)
+
+// Question is one benchmark item, whatever its source format.
+type Question struct {
+	ID           string            `json:"question_id"`
+	PaperID      string            `json:"paper_id,omitempty"`
+	Type         string            `json:"question_type"` // SA-MCQ, MA-MCQ, MCQ, short
+	Text         string            `json:"question"`      // as published, options inline
+	MCQ          mcq.Question      `json:"-"`
+	Answer       string            `json:"answer"`    // normalised letters for MCQs; reference text for short answers
+	Evidence     string            `json:"evidence"`  // gold evidence (ElaipBench relevant_passage)
+	PaperContent string            `json:"-"`         // full text when the dataset carries it
+	Breakdown    map[string]string `json:"breakdown"` // optional fields to group results by (difficulty, domain, ...)
+	Line         int               `json:"line"`      // where it came from
+	Warnings     []string          `json:"warnings,omitempty"`
+}
+
+// Problem is a row that could not be loaded, or loaded with a quirk.
+type Problem struct {
+	Line  int
+	Fatal bool // the row was skipped
+	Msg   string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Msg) }
+
+// StableID derives a question id from its paper and text: ElaipBench rows
+// carry none, and an id must survive reordering of the file.
+func StableID(prefix, paperID, text string) string {
+	sum := sha256.Sum256([]byte(paperID + "\x00" + strings.TrimSpace(text)))
+	return prefix + hex.EncodeToString(sum[:6])
+}
+
+// breakdownFields are used to group results when a dataset has them.
+var breakdownFields = []string{"difficulty", "level", "discipline", "domain", "primary_domain", "category", "subject"}
+
+// LoadElaipBench reads ElaipBench rows (paper_id, question_type, question,
+// answer, relevant_passage, paper_content) from JSON, JSONL or parquet.
+// Malformed rows are reported with their line and skipped; quirks (an
+// MA-MCQ with one letter, a duplicated row) are reported and kept or
+// dropped as noted.
+func LoadElaipBench(path string) ([]Question, []Problem, error) {
+	var qs []Question
+	var problems []Problem
+	seen := map[string]int{}
+	bad := func(line int, err error) {
+		var re *dataset.RowError
+		msg := err.Error()
+		if errors.As(err, &re) {
+			msg = re.Err.Error()
+		}
+		problems = append(problems, Problem{Line: line, Fatal: true, Msg: msg})
+	}
+	err := dataset.Read(path, func(r dataset.Row) error {
+		get := func(f string) string { s, _ := dataset.String(r, f); return s }
+		var missing []string
+		for _, f := range []string{"paper_id", "question", "answer"} {
+			if strings.TrimSpace(get(f)) == "" {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			problems = append(problems, Problem{Line: r.Line, Fatal: true,
+				Msg: fmt.Sprintf("missing %s; fields found: %s", strings.Join(missing, ", "), fieldList(r))})
+			return nil
+		}
+		q := Question{
+			PaperID: get("paper_id"), Type: strings.ToUpper(strings.TrimSpace(get("question_type"))),
+			Text: get("question"), Evidence: get("relevant_passage"), PaperContent: get("paper_content"),
+			Line: r.Line, Breakdown: map[string]string{},
+		}
+		q.MCQ = mcq.Parse(q.Text)
+		ans, ok := mcq.NormalizeAnswer(get("answer"))
+		if !ok {
+			problems = append(problems, Problem{Line: r.Line, Fatal: true,
+				Msg: fmt.Sprintf("answer %q is not a set of option letters", get("answer"))})
+			return nil
+		}
+		q.Answer = ans
+		if len(q.MCQ.Options) < 2 {
+			problems = append(problems, Problem{Line: r.Line, Fatal: true, Msg: "no options A., B., ... found in the question text"})
+			return nil
+		}
+		for _, l := range ans {
+			if !strings.ContainsRune(q.MCQ.Letters(), l) {
+				problems = append(problems, Problem{Line: r.Line, Fatal: true,
+					Msg: fmt.Sprintf("answer %s names option %c, which the question does not have (options %s)", ans, l, q.MCQ.Letters())})
+				return nil
+			}
+		}
+		switch {
+		case q.Type == "MA-MCQ" && len(ans) == 1:
+			q.Warnings = append(q.Warnings, "MA-MCQ with a single answer letter; scored as set equality like any other")
+		case q.Type == "SA-MCQ" && len(ans) > 1:
+			q.Warnings = append(q.Warnings, "SA-MCQ with several answer letters; scored as set equality")
+		case q.Type == "":
+			q.Type = "SA-MCQ"
+			if len(ans) > 1 {
+				q.Type = "MA-MCQ"
+			}
+		}
+		for _, f := range breakdownFields {
+			if v := strings.TrimSpace(get(f)); v != "" {
+				q.Breakdown[f] = v
+			}
+		}
+		q.ID = StableID("eb-", q.PaperID, q.Text)
+		if first, dup := seen[q.ID]; dup {
+			problems = append(problems, Problem{Line: r.Line,
+				Msg: fmt.Sprintf("duplicate of the row at line %d (same paper and question); kept once", first)})
+			return nil
+		}
+		seen[q.ID] = r.Line
+		for _, w := range q.Warnings {
+			problems = append(problems, Problem{Line: r.Line, Msg: w})
+		}
+		qs = append(qs, q)
+		return nil
+	}, bad)
+	if err != nil {
+		return qs, problems, fmt.Errorf("load ElaipBench %s: %w", path, err)
+	}
+	if len(qs) == 0 {
+		return nil, problems, fmt.Errorf("load ElaipBench %s: no usable rows (%d problems)", path, len(problems))
+	}
+	return qs, problems, nil
+}
+
+func fieldList(r dataset.Row) string {
+	var fs []string
+	for k := range r.Fields {
+		fs = append(fs, k)
+	}
+	if len(fs) == 0 {
+		return "(none)"
+	}
+	sort.Strings(fs)
+	return strings.Join(fs, ", ")
+}

@@ -1,0 +1,30 @@
+// Package retrieve finds the passages of a paper that bear on a question:
+// BM25 over Bleve, dense vectors over an embedded store or Qdrant, and their
+// fusion. Subpackages hold each part behind a small interface.
+package retrieve
+
+import "context"
+
+// Hit is one retrieved passage.
+type Hit struct {
+	Rank      int     `json:"rank"` // 1-based
+	Score     float64 `json:"score"`
+	PaperID   string  `json:"paper_id"`
+	PassageID string  `json:"passage_id"`
+	Text      string  `json:"text"`
+	Retriever string  `json:"retriever,omitempty"`
+}
+
+// Query asks for the K best passages for Text, within one paper when
+// PaperID is set (intra-paper retrieval, as ElaipBench does), else corpus-wide.
+type Query struct {
+	Text    string
+	PaperID string
+	K       int
+}
+
+// Retriever is anything that ranks passages for a query.
+type Retriever interface {
+	Name() string
+	Search(ctx context.Context, q Query) ([]Hit, error)
+}
