@@ -21,7 +21,10 @@
 // rise), following Form XObjects, and caching every font once per document
 // by object number: widths in a slice, ToUnicode read by a small CMap
 // reader of our own, glyph names of /Differences and of the encoding
-// embedded in Type 1 programs (TeX math fonts) mapped through a glyph list.
+// embedded in Type 1 programs (TeX math fonts) mapped through a glyph list,
+// and the built-in encodings of the standard fonts Symbol and ZapfDingbats,
+// which are rarely embedded and then carry no encoding at all (groff's
+// Greek letters).
 //
 // # Layout: glyphs → words → lines → blocks → columns → reading order
 //
@@ -30,13 +33,17 @@
 //     as separate glyphs are composed with their letter.
 //   - Words sharing a baseline form lines, split at gaps wider than lineGap
 //     (1.1 em), which separates columns. Pieces split by wide justified
-//     spaces are rejoined when no column gutter lies between them, and sub-
-//     and superscripts are folded into the line they belong to.
+//     spaces are rejoined when no column gutter lies between them, or when
+//     three or more prose pieces are evenly spaced (one justified line, even
+//     where the gutter is unknown), and sub- and superscripts are folded
+//     into the line they belong to.
 //   - Lines stacked at a regular leading, overlapping horizontally and of
 //     similar size form blocks (paragraphs, or runs of paragraphs, within a
 //     column).
 //   - Each page's column gutter is found as the vertical strip near the
-//     middle that long lines end before or start after but rarely cross.
+//     middle that long lines end before or start after but rarely cross;
+//     full-width lines entirely above or below the columns (a short
+//     paper's title and abstract) are not held against it.
 //     The page is cut into horizontal bands at full-width white space (the
 //     title and author area, full-width figures), except where both sides of
 //     the cut are the same column flow. Inside a band, blocks are ordered

@@ -26,7 +26,7 @@ type font struct {
 
 	toUni  map[int]string // parsed /ToUnicode, nil when absent or unreadable
 	diffs  map[int]string // /Differences glyph names
-	inFont map[int]string // glyph names from the embedded font program
+	inFont map[int]string // glyph names from the embedded font program, or of Symbol's and ZapfDingbats' built-in encodings
 	enc    *pdf.Font      // library fallback decoder (Differences, WinAnsi, ...)
 	byteTx [256]*string   // decoded single-byte codes, filled lazily
 	cidTx  map[int]string // decoded two-byte codes, filled lazily
@@ -98,6 +98,11 @@ func newFont(v pdf.Value) *font {
 		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
 			if f.toUni == nil || len(f.toUni) < 256 {
 				f.inFont = builtinEncoding(v)
+				if f.inFont == nil {
+					// Symbol and ZapfDingbats, usually not embedded: their
+					// encoding is known without the font program.
+					f.inFont = standardEncoding(base)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -66,13 +67,24 @@ negationslash 338 triangle 25b3 triangleinv 25bd square 25a1 checkmark 2713
 aleph 2135 Rfractur 211c Ifractur 2111 weierstrass 2118 lscript 2113
 dotlessi 131 visiblespace 2423 Ydieresis 178 ydieresis ff Euro 20ac
 arrowhookleft 21a9 arrowhookright 21aa harpoonleftup 21bc harpoonrightup 21c0
-lessslant 2a7d greaterslant 2a7e epsilonmath 3b5 period 2e slash 2f`
+lessslant 2a7d greaterslant 2a7e epsilonmath 3b5 period 2e slash 2f
+congruent 2245 Upsilon1 3d2 minute 2032 second 2033 florin 192 lozenge 25ca
+carriagereturn 21b5 Ifraktur 2111 Rfraktur 211c notsubset 2284 gradient 2207
+angleleft 2329 angleright 232a registerserif ae copyrightserif a9
+trademarkserif 2122 registersans ae copyrightsans a9 trademarksans 2122
+arrowvertex 23d0 arrowhorizex 23af parenlefttp 239b parenleftex 239c
+parenleftbt 239d parenrighttp 239e parenrightex 239f parenrightbt 23a0
+bracketlefttp 23a1 bracketleftex 23a2 bracketleftbt 23a3 bracketrighttp 23a4
+bracketrightex 23a5 bracketrightbt 23a6 bracelefttp 23a7 braceleftmid 23a8
+braceleftbt 23a9 braceex 23aa bracerighttp 23ab bracerightmid 23ac
+bracerightbt 23ad integraltp 2320 integralex 23ae integralbt 2321`
 	f := strings.Fields(table)
 	for i := 0; i+1 < len(f); i += 2 {
 		if v, err := strconv.ParseUint(f[i+1], 16, 32); err == nil {
 			m[f[i]] = string(rune(v))
 		}
 	}
+	m["radicalex"] = "" // Symbol's bar extending a radical sign: no text
 	for c := 'A'; c <= 'Z'; c++ {
 		m[string(c)] = string(c)
 		m[string(c+32)] = string(c + 32)
@@ -143,6 +155,109 @@ func builtinEncoding(fontDict pdf.Value) map[int]string {
 		return nil
 	}
 	return m
+}
+
+// symbolEncoding is the built-in encoding of the standard 14 font Symbol
+// (PDF 32000-1, D.5): the glyph names of codes 0x20 to 0xFE, "-" for unused
+// codes. The card suits are Symbol's black ones (cmsy's heart and diamond,
+// which the glyph names table follows, are white).
+var symbolEncoding = strings.Fields(`
+space exclam universal numbersign existential percent ampersand suchthat
+parenleft parenright asteriskmath plus comma minus period slash
+zero one two three four five six seven eight nine colon semicolon less equal greater question
+congruent Alpha Beta Chi Delta Epsilon Phi Gamma Eta Iota theta1 Kappa Lambda Mu Nu Omicron
+Pi Theta Rho Sigma Tau Upsilon sigma1 Omega Xi Psi Zeta bracketleft therefore bracketright perpendicular underscore
+radicalex alpha beta chi delta epsilon phi gamma eta iota phi1 kappa lambda mu nu omicron
+pi theta rho sigma tau upsilon omega1 omega xi psi zeta braceleft bar braceright similar -
+- - - - - - - - - - - - - - - -
+- - - - - - - - - - - - - - - -
+Euro Upsilon1 minute lessequal fraction infinity florin club uni2666 uni2665 spade arrowboth arrowleft arrowup arrowright arrowdown
+degree plusminus second greaterequal multiply proportional partialdiff bullet divide notequal equivalence approxequal ellipsis arrowvertex arrowhorizex carriagereturn
+aleph Ifraktur Rfraktur weierstrass circlemultiply circleplus emptyset intersection union propersuperset reflexsuperset notsubset propersubset reflexsubset element notelement
+angle gradient registerserif copyrightserif trademarkserif product radical dotmath logicalnot logicaland logicalor arrowdblboth arrowdblleft arrowdblup arrowdblright arrowdbldown
+lozenge angleleft registersans copyrightsans trademarksans summation parenlefttp parenleftex parenleftbt bracketlefttp bracketleftex bracketleftbt bracelefttp braceleftmid braceleftbt braceex
+- angleright integral integraltp integralex integralbt parenrighttp parenrightex parenrightbt bracketrighttp bracketrightex bracketrightbt bracerighttp bracerightmid bracerightbt`)
+
+// standardEncoding returns the built-in encoding, code -> glyph name, of
+// the standard 14 symbolic fonts Symbol and ZapfDingbats (and the names
+// their common clones go by), or nil for other fonts. Such fonts are often
+// not embedded and carry neither /Encoding nor /ToUnicode: groff's \(*e is
+// code 0x65 of Symbol, which must read ε, not e.
+func standardEncoding(base string) map[int]string {
+	name := strings.ToLower(base)
+	if i := strings.IndexByte(name, ','); i > 0 { // "Symbol,Bold"
+		name = name[:i]
+	}
+	switch name {
+	case "symbol", "symbolmt", "symbol-slanted", "symbolslanted", "standardsymbolsps", "standardsyml", "standardsymbolsl":
+		m := make(map[int]string, len(symbolEncoding))
+		for i, n := range symbolEncoding {
+			if n != "-" {
+				m[0x20+i] = n
+			}
+		}
+		return m
+	case "zapfdingbats", "zapfdingbatsitc", "itczapfdingbats", "dingbats", "d050000l":
+		m := map[int]string{}
+		for c := 0x20; c <= 0xfe; c++ {
+			if r := dingbat(c); r != 0 {
+				m[c] = fmt.Sprintf("uni%04X", r)
+			}
+		}
+		return m
+	}
+	return nil
+}
+
+// dingbat maps a ZapfDingbats code to Unicode. The Unicode Dingbats block
+// was laid out after this font, so most codes are a fixed offset from
+// U+2700; the glyphs Unicode already had elsewhere are the exceptions.
+func dingbat(c int) rune {
+	switch {
+	case c == 0x20:
+		return ' '
+	case c >= 0x21 && c <= 0x7e:
+		switch c {
+		case 0x25:
+			return 0x260e
+		case 0x2a:
+			return 0x261b
+		case 0x2b:
+			return 0x261e
+		case 0x48:
+			return 0x2605
+		case 0x6c:
+			return 0x25cf
+		case 0x6e:
+			return 0x25a0
+		case 0x73:
+			return 0x25b2
+		case 0x74:
+			return 0x25bc
+		case 0x75:
+			return 0x25c6
+		case 0x77:
+			return 0x25d7
+		}
+		return rune(0x2700 + c - 0x20)
+	case c >= 0x80 && c <= 0x8d:
+		return rune(0x2768 + c - 0x80)
+	case c >= 0xa1 && c <= 0xa7:
+		return rune(0x2761 + c - 0xa1)
+	case c >= 0xa8 && c <= 0xab:
+		return []rune{0x2663, 0x2666, 0x2665, 0x2660}[c-0xa8]
+	case c >= 0xac && c <= 0xb5:
+		return rune(0x2460 + c - 0xac)
+	case c >= 0xb6 && c <= 0xd3:
+		return rune(0x2776 + c - 0xb6)
+	case c >= 0xd4 && c <= 0xd7:
+		return []rune{0x2794, 0x2192, 0x2194, 0x2195}[c-0xd4]
+	case c >= 0xd8 && c <= 0xef:
+		return rune(0x2798 + c - 0xd8)
+	case c >= 0xf1 && c <= 0xfe:
+		return rune(0x27b1 + c - 0xf1)
+	}
+	return 0
 }
 
 // differences reads an /Encoding dictionary's /Differences array.

@@ -357,9 +357,18 @@ func buildLines(words []word, pageWidth float64) []*line {
 // mergeFragments rejoins pieces of one line that the gap split separated
 // although no column gutter lies between them: wide justified spaces and
 // run-in headings ("Reduce the photometric distortions.   Because ...").
-// Without a known gutter only single-column pages are merged.
+// Pieces on the same side of the page's gutter are rejoined across gaps of
+// up to 2.5 em; without a known gutter, only on single-column pages.
+//
+// Whatever the gutter, a run of three or more prose pieces on one baseline
+// separated by equal gaps is one justified line whose spaces were stretched
+// past lineGap, as in a narrow column set without hyphenation: "many
+// conversational   chunks   where   the". A gutter does not repeat at the
+// same width within one line, so such runs are rejoined even where the
+// gutter is unknown (a page with too few lines to find it).
 func mergeFragments(lines []*line, pageWidth float64) []*line {
 	cols := findGutter(lines, pageWidth)
+	merge := cols.ok
 	if !cols.ok {
 		wide, long := 0, 0
 		for _, l := range lines {
@@ -370,9 +379,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 				}
 			}
 		}
-		if long == 0 || wide*2 < long {
-			return lines
-		}
+		merge = long > 0 && wide*2 >= long
 	}
 	side := func(x0, x1 float64) int {
 		switch {
@@ -385,6 +392,10 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 		}
 		return 2
 	}
+	just := justifiedRuns(lines, pageWidth, side)
+	if !merge && !anyTrue(just) {
+		return lines
+	}
 	out := lines[:0]
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -392,7 +403,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 			p := out[k-1]
 			gap := l.x0 - p.x1
 			sz := math.Max(p.size, l.size)
-			if math.Abs(p.y-l.y) < 0.25*sz && gap > 0 && gap < 2.5*sz &&
+			if math.Abs(p.y-l.y) < 0.25*sz && gap > 0 && (merge && gap < 2.5*sz || just[i]) &&
 				side(p.x0, p.x1) == side(l.x0, l.x1) && side(p.x0, p.x1) != 2 {
 				p.words = append(p.words, l.words...)
 				p.measure()
@@ -402,6 +413,47 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 		out = append(out, l)
 	}
 	return out
+}
+
+// justifiedRuns marks the pieces that continue the piece before them as
+// part of a justified line: three or more pieces in a row on one baseline,
+// on one side of the gutter and within half the page width, separated by
+// gaps equal to within 0.1 em and narrower than 2.5 em, each piece in the
+// body size and mostly letters. Table rows (numbers, small type) and
+// equations (gaps of 3 em and more) do not qualify. lines holds each
+// baseline's pieces in x order, as buildLines makes them.
+func justifiedRuns(lines []*line, pageWidth float64, side func(x0, x1 float64) int) []bool {
+	just := make([]bool, len(lines))
+	body := dominantLineSize(lines)
+	for i := 1; i+1 < len(lines); i++ {
+		a, b, c := lines[i-1], lines[i], lines[i+1]
+		sz := math.Max(a.size, math.Max(b.size, c.size))
+		if math.Abs(a.y-b.y) >= 0.25*sz || math.Abs(b.y-c.y) >= 0.25*sz {
+			continue
+		}
+		g1, g2 := b.x0-a.x1, c.x0-b.x1
+		if g1 <= 0 || g2 <= 0 || g1 > 2.5*sz || g2 > 2.5*sz || math.Abs(g1-g2) > 0.1*sz {
+			continue
+		}
+		if !prosePiece(a, body) || !prosePiece(b, body) || !prosePiece(c, body) {
+			continue
+		}
+		s := side(a.x0, a.x1)
+		if s == 2 || side(b.x0, b.x1) != s || side(c.x0, c.x1) != s || c.x1-a.x0 > 0.5*pageWidth {
+			continue
+		}
+		just[i], just[i+1] = true, true
+	}
+	return just
+}
+
+func anyTrue(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *line) chars() int {
@@ -588,4 +640,35 @@ func dominantSize(ls []*line) float64 {
 		}
 	}
 	return best
+}
+
+// dominantLineSize is the size of most characters in ls.
+func dominantLineSize(ls []*line) float64 {
+	count := map[float64]int{}
+	best, bestN := 0.0, -1
+	for _, l := range ls {
+		count[l.size] += l.chars()
+		if n := count[l.size]; n > bestN || n == bestN && l.size > best {
+			best, bestN = l.size, n
+		}
+	}
+	return best
+}
+
+// prosePiece reports a piece of running text: body size, two thirds of its
+// characters letters.
+func prosePiece(l *line, body float64) bool {
+	if l.size < 0.92*body {
+		return false
+	}
+	letters, runes := 0, 0
+	for _, w := range l.words {
+		for _, r := range w.text {
+			runes++
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+	}
+	return letters > 0 && 3*letters >= 2*runes
 }

@@ -78,12 +78,23 @@ type columns struct {
 // findGutter looks for a vertical strip near the middle of the page that
 // separates two columns of text: many lines end left of it and many start
 // right of it, and almost none cross it.
+//
+// "Almost none" is judged in two ways. Normally at most a fifth of all long
+// lines may cross the strip. But a short page 1 may carry a full-width
+// title, author block and abstract above the columns (or a wide figure
+// caption below them) that outnumber that allowance although not one of
+// them lies beside the columns. So lines crossing the strip entirely above
+// or below the stretch where both columns have text are also excused, as
+// long as the columns still carry at least as many lines as they do and
+// almost nothing crosses the strip within that stretch. Without this, such
+// a page had no gutter, and the pieces of a justified line split at its
+// wide spaces were never rejoined (mergeFragments).
 func findGutter(lines []*line, pageWidth float64) columns {
-	type span struct{ x0, x1 float64 }
+	type span struct{ x0, x1, y float64 }
 	var spans []span
 	for _, l := range lines {
 		if l.chars() >= 15 {
-			spans = append(spans, span{l.x0, l.x1})
+			spans = append(spans, span{l.x0, l.x1, l.y})
 		}
 	}
 	if len(spans) < 8 {
@@ -92,21 +103,54 @@ func findGutter(lines []*line, pageWidth float64) columns {
 	bestX, bestCross := 0.0, len(spans)+1
 	for x := 0.35 * pageWidth; x <= 0.65*pageWidth; x += 2 {
 		cross, left, right := 0, 0, 0
+		// The vertical stretch where both sides have text.
+		lTop, lBot := math.Inf(-1), math.Inf(1)
+		rTop, rBot := math.Inf(-1), math.Inf(1)
 		for _, s := range spans {
 			switch {
 			case s.x0 < x && s.x1 > x:
 				cross++
 			case s.x1 <= x:
 				left++
+				lTop, lBot = math.Max(lTop, s.y), math.Min(lBot, s.y)
 			default:
 				right++
+				rTop, rBot = math.Max(rTop, s.y), math.Min(rBot, s.y)
 			}
 		}
-		if left >= 3 && right >= 3 && cross < bestCross {
+		if left < 3 || right < 3 || cross >= bestCross {
+			continue
+		}
+		ok := cross <= len(spans)/5
+		if !ok {
+			top, bot := math.Min(lTop, rTop)+1, math.Max(lBot, rBot)-1
+			crossIn, in := 0, 0
+			var lw, rw []float64
+			for _, s := range spans {
+				if s.y <= top && s.y >= bot {
+					in++
+					if s.x0 < x && s.x1 > x {
+						crossIn++
+					}
+				}
+				switch {
+				case s.x1 <= x:
+					lw = append(lw, s.x1-s.x0)
+				case s.x0 >= x:
+					rw = append(rw, s.x1-s.x0)
+				}
+			}
+			// The lines beside the strip must be lines of text columns,
+			// not table cells or plot labels: the median one is at least a
+			// quarter of the page wide.
+			ok = crossIn <= in/5 && left+right >= cross-crossIn &&
+				median(lw) >= 0.25*pageWidth && median(rw) >= 0.25*pageWidth
+		}
+		if ok {
 			bestX, bestCross = x, cross
 		}
 	}
-	if bestCross > len(spans)/5 {
+	if bestCross > len(spans) {
 		return columns{}
 	}
 	// Widen the strip to the nearest text on each side, and find the left
@@ -125,6 +169,15 @@ func findGutter(lines []*line, pageWidth float64) columns {
 	}
 	c.leftX, c.rightX = float64(leftEdge(leftEdges)), float64(leftEdge(rightEdges))
 	return c
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
 }
 
 // leftEdge is the smallest x at which several lines start: the column's
