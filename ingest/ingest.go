@@ -119,6 +119,34 @@ func Run(ctx context.Context, st *corpus.Store, paths []string, opt Options, rep
 	for _, r := range pre {
 		emit(r)
 	}
+	n, err := runJobs(ctx, st, jobs, opt, report)
+	return failed + n, err
+}
+
+// Text is a document that arrives as text rather than as a file, such as a
+// paper carried by a benchmark row.
+type Text struct {
+	ID, Source, Content string
+}
+
+// RunTexts ingests documents given as text, with the same skipping, chunking
+// and storing as files.
+func RunTexts(ctx context.Context, st *corpus.Store, docs []Text, opt Options, report func(Result)) (failed int, err error) {
+	opt.defaults()
+	jobs := make([]job, len(docs))
+	for i, d := range docs {
+		jobs[i] = job{id: d.ID, source: d.Source, kind: "dataset", content: d.Content}
+	}
+	return runJobs(ctx, st, jobs, opt, report)
+}
+
+func runJobs(ctx context.Context, st *corpus.Store, jobs []job, opt Options, report func(Result)) (failed int, err error) {
+	emit := func(r Result) {
+		if r.Status == StatusError {
+			failed++
+		}
+		report(r)
+	}
 	in := make(chan job)
 	out := make(chan outcome)
 	var wg sync.WaitGroup

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+func newEvalCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Evaluate retrieval (and, later, models) on ElaipBench, LPFQA or your own benchmark",
+	}
+	cmd.AddCommand(newEvalRetrievalCmd())
+	return cmd
+}
+
+func newEvalRetrievalCmd() *cobra.Command {
+	var f indexFlags
+	var benchName, data, papers, retrievers, ks, forms string
+	var asJSON bool
+	var threshold float64
+	var maxTokens int
+	cmd := &cobra.Command{
+		Use:   "retrieval --bench elaipbench --data FILE",
+		Short: "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
+		Long: `eval retrieval asks each retriever for the passages of each question's own
+paper and measures how much of the gold evidence (ElaipBench's
+relevant_passage) they hold.
+
+Matching: gold and passages are normalised (NFKC, lower case, hyphens and
+punctuation dropped) and compared as word 3-grams. A gold sentence is found
+in a passage when the passage covers at least --threshold of its words.
+  recall@k  share of all gold words covered by the top k passages
+  hit@k     1 when some gold sentence is found in the top k
+  mrr       1 / rank of the first passage holding a gold sentence
+
+Query forms (--query, several allowed):
+  stem     the question stem alone
+  full     stem and all options as one query
+  options  the stem and stem + each option, fused by reciprocal rank
+           (each option has its own evidence)
+
+Papers the file carries (paper_content) are ingested when not stored yet; a
+row without paper_content uses the stored document with its paper_id.`,
+		Example: `  paperlens eval retrieval --bench elaipbench --data testdata/elaipbench/sample.jsonl
+  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25,dense,hybrid --query stem,options --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if benchName != "elaipbench" {
+				return fmt.Errorf("--bench %s has no gold evidence to score retrieval against; use --bench elaipbench", benchName)
+			}
+			if data == "" {
+				return fmt.Errorf("--data FILE is required (ElaipBench's elabench.jsonl, or testdata/elaipbench/sample.jsonl)")
+			}
+			cfg := retrieval.Config{RRFK: f.rrfK}
+			cfg.Evidence.Threshold = threshold
+			for _, r := range splitList(retrievers) {
+				cfg.Retrievers = append(cfg.Retrievers, r)
+			}
+			for _, q := range splitList(forms) {
+				cfg.Forms = append(cfg.Forms, retrieve.QueryForm(q))
+				if _, err := retrieve.QueryTexts(retrieve.QueryForm(q), "", nil); err != nil {
+					return err
+				}
+			}
+			for _, k := range splitList(ks) {
+				n, err := strconv.Atoi(k)
+				if err != nil || n <= 0 {
+					return fmt.Errorf("-k %q: give positive whole numbers, e.g. -k 1,3,5,10", ks)
+				}
+				cfg.Ks = append(cfg.Ks, n)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+
+			qs, problems, err := bench.LoadElaipBench(data)
+			for _, p := range problems {
+				fmt.Fprintf(os.Stderr, "%s:%s\n", data, p)
+			}
+			if err != nil {
+				return err
+			}
+			home := homeDir(cmd)
+			qs, err = ensurePapers(ctx, home, data, papers, maxTokens, qs)
+			if err != nil {
+				return err
+			}
+			st, ix, _, err := openIndex(ctx, home, &f, asJSON)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			defer ix.Close()
+			enc := json.NewEncoder(os.Stdout)
+			sum, err := retrieval.Run(ctx, ix, qs, cfg, func(r retrieval.QuestionResult) {
+				if asJSON {
+					_ = enc.Encode(r)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return enc.Encode(sum)
+			}
+			printRetrievalSummary(sum, cfg.Ks)
+			return nil
+		},
+	}
+	addIndexFlags(cmd, &f)
+	fl := cmd.Flags()
+	fl.StringVar(&benchName, "bench", "elaipbench", "benchmark format (elaipbench: the one with gold evidence)")
+	fl.StringVar(&data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
+	fl.StringVar(&papers, "papers", "", "folder of the benchmark's papers (PDFs named by paper_id) to ingest instead of paper_content")
+	fl.StringVar(&retrievers, "retriever", "bm25,dense,hybrid", "retrievers to score, comma-separated: "+strings.Join(index.Names(), ", "))
+	fl.StringVarP(&ks, "k", "k", "1,3,5,10", "cut-offs, comma-separated")
+	fl.StringVar(&forms, "query", "stem", "query forms, comma-separated: stem, full, options")
+	fl.IntVar(&maxTokens, "max-tokens", 512, "passage size for papers this command ingests (ElaipBench: 512)")
+	fl.Float64Var(&threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
+	fl.BoolVar(&asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
+	return cmd
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ensurePapers ingests the papers a benchmark needs: those under papersDir
+// when given, else the paper_content its rows carry. Questions whose paper is
+// then still missing are reported and dropped.
+func ensurePapers(ctx context.Context, home, data, papersDir string, maxTokens int, qs []bench.Question) ([]bench.Question, error) {
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	report := func(r ingest.Result) {
+		if r.Status == ingest.StatusError {
+			fmt.Fprintf(os.Stderr, "ingest %s: %s\n", r.Source, r.Error)
+		} else if r.Status == ingest.StatusOK {
+			fmt.Fprintf(os.Stderr, "ingested %s (%d passages)\n", r.PaperID, r.Passages)
+		}
+	}
+	if papersDir != "" {
+		if _, err := ingest.Run(ctx, st, []string{papersDir}, ingest.Options{MaxTokens: maxTokens}, report); err != nil {
+			return nil, err
+		}
+	} else {
+		var texts []ingest.Text
+		seen := map[string]bool{}
+		for _, q := range qs {
+			if q.PaperContent == "" || seen[q.PaperID] {
+				continue
+			}
+			seen[q.PaperID] = true
+			if d, err := st.Doc(q.PaperID); err == nil && d.Kind != "dataset" {
+				// The user ingested this paper from its own file (PDF, HTML):
+				// that version wins over the dataset's text.
+				continue
+			}
+			texts = append(texts, ingest.Text{ID: q.PaperID, Source: fmt.Sprintf("%s:%d", data, q.Line), Content: q.PaperContent})
+		}
+		if _, err := ingest.RunTexts(ctx, st, texts, ingest.Options{MaxTokens: maxTokens}, report); err != nil {
+			return nil, err
+		}
+	}
+	kept := qs[:0]
+	missing := map[string]int{}
+	for _, q := range qs {
+		if _, err := st.Doc(q.PaperID); err != nil {
+			missing[q.PaperID]++
+			continue
+		}
+		kept = append(kept, q)
+	}
+	for id, n := range missing {
+		fmt.Fprintf(os.Stderr, "paper %q is not in the corpus and the file carries no paper_content for it: %d question(s) left out (ingest the PDF, or pass --papers DIR)\n", id, n)
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("no question has its paper available")
+	}
+	return kept, nil
+}
+
+func printRetrievalSummary(sum retrieval.Summary, ks []int) {
+	cols := []string{}
+	for _, k := range ks {
+		cols = append(cols, fmt.Sprintf("recall@%d", k))
+	}
+	for _, k := range ks {
+		cols = append(cols, fmt.Sprintf("hit@%d", k))
+	}
+	cols = append(cols, "mrr")
+	table := func(rows map[string]map[string]float64) {
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "retriever\tn\t")
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%s\t", c)
+		}
+		fmt.Fprintln(tw)
+		labels := make([]string, 0, len(rows))
+		for l := range rows {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(tw, "%s\t%.0f\t", l, rows[l]["n"])
+			for _, c := range cols {
+				fmt.Fprintf(tw, "%.3f\t", rows[l][c])
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
+	fmt.Printf("Evidence recall over %d questions (%d without locatable gold left out, %d retrieval errors)\n\n", sum.N, sum.NoGold, sum.Errors)
+	table(sum.Retrievers)
+	types := make([]string, 0, len(sum.ByType))
+	for t := range sum.ByType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	for _, t := range types {
+		fmt.Printf("\n%s\n", t)
+		table(sum.ByType[t])
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+func newSearchCmd() *cobra.Command {
+	var f indexFlags
+	var asJSON bool
+	var paper, retr string
+	var k int
+	cmd := &cobra.Command{
+		Use:   "search [flags] QUERY",
+		Short: "Retrieve passages for a query, within one paper or across the corpus",
+		Long: `search ranks passages for QUERY with one retriever:
+
+  bm25    BM25 (the default scorer; see README for Bleve vs Okapi)
+  bleve   Bleve's BM25        okapi   textbook Okapi BM25 (rank_bm25)
+  dense   embedder + vector store
+  hybrid  reciprocal rank fusion of bm25 and dense
+
+Indexes are brought up to date first, so search works right after ingest.`,
+		Example: `  paperlens search --paper tidal-token-pruning "how are pruned tokens restored"
+  paperlens search --retriever hybrid -k 5 --json "early exit calibration"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if k <= 0 {
+				return fmt.Errorf("-k must be at least 1, got %d", k)
+			}
+			ctx := context.Background()
+			st, ix, _, err := openIndex(ctx, homeDir(cmd), &f, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			defer ix.Close()
+			r, err := ix.Retriever(retr)
+			if err != nil {
+				return err
+			}
+			hits, err := r.Search(ctx, retrieve.Query{Text: strings.Join(args, " "), PaperID: paper, K: k})
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(os.Stdout)
+			for _, h := range hits {
+				if asJSON {
+					if err := enc.Encode(h); err != nil {
+						return err
+					}
+					continue
+				}
+				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
+			}
+			if len(hits) == 0 && !asJSON {
+				fmt.Fprintln(os.Stderr, "no passages matched")
+			}
+			return nil
+		},
+	}
+	addIndexFlags(cmd, &f)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text"}`)
+	cmd.Flags().StringVar(&paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
+	cmd.Flags().StringVar(&retr, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
+	cmd.Flags().IntVarP(&k, "k", "k", 5, "passages to return")
+	return cmd
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve/embed"
+	"github.com/paperlens/paperlens/retrieve/embed/openai"
+	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/vector"
+	"github.com/paperlens/paperlens/retrieve/vector/qdrant"
+)
+
+// indexFlags are the flags of every command that opens the indexes.
+type indexFlags struct {
+	embedder, embedModel, embedBaseURL, embedKeyEnv string
+	queryPrefix, passagePrefix                      string
+	embedBatch, embedConcurrency                    int
+	store, qdrantURL, collection                    string
+	lsaDim, rrfK                                    int
+}
+
+func addIndexFlags(cmd *cobra.Command, f *indexFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.embedder, "embedder", "lsa", "dense embedder: lsa (embedded, fitted on your corpus, no download) or openai (any OpenAI-compatible /v1/embeddings endpoint: TEI, vLLM, Ollama, OpenAI)")
+	fl.StringVar(&f.embedModel, "embed-model", "BAAI/bge-m3", "embedding model name for --embedder openai (ElaipBench used BGE-m3)")
+	fl.StringVar(&f.embedBaseURL, "embed-base-url", "", "embedding endpoint base URL, e.g. http://localhost:8080/v1 (default $OPENAI_BASE_URL)")
+	fl.StringVar(&f.embedKeyEnv, "embed-api-key-env", "OPENAI_API_KEY", "environment variable holding the embedding endpoint's key")
+	fl.StringVar(&f.queryPrefix, "embed-query-prefix", "", `text put before queries, for models that want it (E5: "query: ")`)
+	fl.StringVar(&f.passagePrefix, "embed-passage-prefix", "", `text put before passages (E5: "passage: ")`)
+	fl.IntVar(&f.embedBatch, "embed-batch", 64, "texts per embedding request")
+	fl.IntVar(&f.embedConcurrency, "embed-concurrency", 4, "embedding requests in flight")
+	fl.StringVar(&f.store, "store", "embedded", "vector store: embedded (exact cosine, on disk under --home) or qdrant")
+	fl.StringVar(&f.qdrantURL, "qdrant", "", "Qdrant gRPC URL, e.g. http://localhost:6334 (default $QDRANT_URL)")
+	fl.StringVar(&f.collection, "collection", "paperlens", "Qdrant collection")
+	fl.IntVar(&f.lsaDim, "lsa-dim", 256, "dimensions of the lsa embedder")
+	fl.IntVar(&f.rrfK, "rrf-k", 60, "k of reciprocal rank fusion for hybrid retrieval")
+}
+
+func (f *indexFlags) config(home string) index.Config {
+	cfg := index.Config{
+		Home: home, Embedder: f.embedder, EmbedModel: f.embedModel, Store: f.store,
+		LSADim: f.lsaDim, RRFK: f.rrfK,
+	}
+	if f.embedder == "openai" {
+		cfg.NewEmbedder = func(ctx context.Context) (embed.Embedder, error) { return f.openAIEmbedder() }
+	}
+	if f.store == "qdrant" {
+		url := f.qdrantURL
+		if url == "" {
+			url = os.Getenv("QDRANT_URL")
+		}
+		cfg.OpenStore = func(ctx context.Context, dim int) (vector.Store, error) {
+			if url == "" {
+				return nil, fmt.Errorf("--store qdrant needs --qdrant URL or QDRANT_URL (start one with 'docker compose up -d qdrant')")
+			}
+			return qdrant.Open(ctx, url, f.collection, dim)
+		}
+	}
+	return cfg
+}
+
+// openIndex opens the corpus and its indexes and brings the indexes up to
+// date, printing progress to stderr unless quiet.
+func openIndex(ctx context.Context, home string, f *indexFlags, quiet bool) (*corpus.Store, *index.Index, index.Report, error) {
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		return nil, nil, index.Report{}, err
+	}
+	ix, err := index.Open(ctx, f.config(home), st)
+	if err != nil {
+		st.Close()
+		return nil, nil, index.Report{}, err
+	}
+	progress := func(format string, args ...any) {
+		if !quiet {
+			fmt.Fprintf(os.Stderr, "index: "+format+"\n", args...)
+		}
+	}
+	rep, err := ix.Update(ctx, progress)
+	if err != nil {
+		ix.Close()
+		st.Close()
+		return nil, nil, rep, err
+	}
+	return st, ix, rep, nil
+}
+
+// openAIEmbedder builds the remote embedder from flags and environment; the
+// key is read here and goes nowhere but the Authorization header.
+func (f *indexFlags) openAIEmbedder() (embed.Embedder, error) {
+	base := f.embedBaseURL
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	return openai.New(openai.Options{
+		BaseURL: base, APIKey: os.Getenv(f.embedKeyEnv), Model: f.embedModel,
+		BatchSize: f.embedBatch, Concurrency: f.embedConcurrency,
+		QueryPrefix: f.queryPrefix, PassagePrefix: f.passagePrefix,
+	})
+}

@@ -1,0 +1,352 @@
+package bm25
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve"
+)
+
+// Synthetic corpus for the benchmarks: passages of 100–140 words drawn from
+// a Zipf(s=1) vocabulary of 50,000 words whose 40 most frequent words are
+// English stop words (about a third of all tokens, as in real prose, and
+// dropped by the analyzer like real ones), grouped into papers of 50
+// passages. Passage i is generated from seed i alone, so a query can
+// regenerate the passage it is about without the corpus being held in
+// memory.
+const (
+	benchVocab         = 50000
+	benchPaperSize     = 50
+	benchQueries       = 200
+	benchMillion       = 1000000
+	benchBuildBatch    = 10000
+	benchMillionEnvVar = "PAPERLENS_BENCH_1M"
+)
+
+var benchStopWords = []string{
+	"the", "of", "and", "to", "a", "in", "is", "that", "for", "it",
+	"as", "with", "was", "on", "be", "by", "this", "are", "from", "at",
+	"or", "an", "which", "not", "have", "but", "we", "has", "their", "its",
+	"were", "had", "these", "been", "more", "than", "they", "such", "there", "into",
+}
+
+type zipfGen struct {
+	words []string
+	cdf   []float64
+}
+
+var benchGen = func() *zipfGen {
+	g := &zipfGen{words: make([]string, benchVocab), cdf: make([]float64, benchVocab)}
+	consonants, vowels := "bdfgklmnprstvz", "aiou" // no e or y: Porter would rewrite the endings
+	seen := map[string]bool{}
+	for i := range g.words {
+		if i < len(benchStopWords) {
+			g.words[i] = benchStopWords[i]
+			continue
+		}
+		// Pseudo-words of 2–5 syllables, distinct by construction of the
+		// mixed-radix digits, never an English stop word.
+		var sb strings.Builder
+		n := i
+		for {
+			sb.WriteByte(consonants[n%len(consonants)])
+			n /= len(consonants)
+			sb.WriteByte(vowels[n%len(vowels)])
+			n /= len(vowels)
+			if n == 0 && sb.Len() >= 4 {
+				break
+			}
+		}
+		sb.WriteByte('x') // closes the word so Porter leaves the vowel ending alone
+		w := sb.String()
+		if seen[w] {
+			panic("duplicate synthetic word " + w)
+		}
+		seen[w] = true
+		g.words[i] = w
+	}
+	var sum float64
+	for i := range g.cdf {
+		sum += 1 / float64(i+1)
+		g.cdf[i] = sum
+	}
+	for i := range g.cdf {
+		g.cdf[i] /= sum
+	}
+	return g
+}()
+
+func (g *zipfGen) word(r *rand.Rand) string {
+	i, _ := slices.BinarySearch(g.cdf, r.Float64())
+	return g.words[min(i, len(g.words)-1)]
+}
+
+func benchPassage(i int) corpus.Passage {
+	r := rand.New(rand.NewPCG(uint64(i), 0x9e3779b97f4a7c15))
+	n := 100 + r.IntN(41)
+	var sb strings.Builder
+	for j := range n {
+		if j > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(benchGen.word(r))
+	}
+	paper := fmt.Sprintf("paper%06d", i/benchPaperSize)
+	ord := i % benchPaperSize
+	return corpus.Passage{PaperID: paper, PassageID: corpus.PassageID(paper, ord), Ordinal: ord, Text: sb.String()}
+}
+
+// benchQuery i is 5–15 content words (stop words are skipped, so every
+// word is a searchable term) picked from one passage of the corpus, like a
+// question about that passage; PaperID is its paper.
+func benchQuery(i, n int) retrieve.Query {
+	r := rand.New(rand.NewPCG(uint64(i), 42))
+	p := benchPassage(r.IntN(n))
+	var content []string
+	for _, w := range strings.Fields(p.Text) {
+		if !slices.Contains(benchStopWords, w) {
+			content = append(content, w)
+		}
+	}
+	q := make([]string, 5+r.IntN(11))
+	for j := range q {
+		q[j] = content[r.IntN(len(content))]
+	}
+	return retrieve.Query{Text: strings.Join(q, " "), PaperID: p.PaperID, K: 5}
+}
+
+// benchEnv is one built index, kept for the whole process: building it is
+// the expensive part, and the benchmark framework calls each function
+// several times.
+type benchEnv struct {
+	kind      string
+	n         int
+	r         retrieve.Retriever
+	close     func()
+	dir       string
+	buildRate float64 // passages/s
+	heapMB    float64
+	diskMB    float64
+	latency   map[string][2]float64 // mode → p50, p99 in ms
+}
+
+var (
+	benchCur  *benchEnv
+	benchDirs []string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchCur != nil {
+		benchCur.close()
+	}
+	for _, d := range benchDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
+
+// millionSelected reports whether the 1M case was asked for by name (or by
+// PAPERLENS_BENCH_1M=1): it takes minutes, so -bench . alone skips it.
+func millionSelected() bool {
+	if os.Getenv(benchMillionEnvVar) == "1" {
+		return true
+	}
+	f := flag.Lookup("test.bench")
+	return f != nil && strings.Contains(f.Value.String(), "1000000")
+}
+
+func heapInUseMB() float64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20)
+}
+
+func dirSizeMB(dir string) float64 {
+	var total int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return float64(total) / (1 << 20)
+}
+
+// getEnv returns the index of kind over n passages, building it (and
+// dropping any other) on first use.
+func getEnv(b *testing.B, kind string, n int) *benchEnv {
+	if benchCur != nil && benchCur.kind == kind && benchCur.n == n {
+		return benchCur
+	}
+	if benchCur != nil {
+		benchCur.close()
+		benchCur = nil
+	}
+	env := &benchEnv{kind: kind, n: n, latency: map[string][2]float64{}}
+	base := heapInUseMB()
+	ctx := context.Background()
+	var add func([]corpus.Passage) error
+	switch kind {
+	case "bleve":
+		dir, err := os.MkdirTemp("", "bm25-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDirs = append(benchDirs, dir)
+		idx, err := OpenBleve(filepath.Join(dir, "idx"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		env.r, env.dir = idx, dir
+		env.close = func() { idx.Close(); os.RemoveAll(dir) }
+		add = func(ps []corpus.Passage) error { return idx.Index(ctx, ps) }
+	case "okapi":
+		o, err := NewOkapi(OkapiOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		env.r, env.close = o, func() {}
+		add = o.Add
+	}
+	start := time.Now()
+	batch := make([]corpus.Passage, 0, benchBuildBatch)
+	var gen time.Duration
+	for i := 0; i < n; i++ {
+		t := time.Now()
+		batch = append(batch, benchPassage(i))
+		gen += time.Since(t)
+		if len(batch) == cap(batch) || i == n-1 {
+			if err := add(batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	env.buildRate = float64(n) / (time.Since(start) - gen).Seconds()
+	env.heapMB = heapInUseMB() - base
+	if env.dir != "" {
+		env.diskMB = dirSizeMB(env.dir)
+	}
+	benchCur = env
+	return env
+}
+
+func percentiles(ds []time.Duration) (p50, p99 float64) {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	at := func(q float64) float64 {
+		i := int(math.Ceil(q*float64(len(ds)))) - 1
+		return float64(ds[max(i, 0)]) / 1e6
+	}
+	return at(0.50), at(0.99)
+}
+
+func benchScorer(b *testing.B, kind string) {
+	for _, n := range []int{5000, 100000, benchMillion} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if n == benchMillion && !millionSelected() {
+				b.Skipf("1M passages take minutes to build: select with -bench '%s/N=1000000' or %s=1", b.Name()[:strings.Index(b.Name(), "/")], benchMillionEnvVar)
+			}
+			env := getEnv(b, kind, n)
+			queries := make([]retrieve.Query, benchQueries)
+			for i := range queries {
+				queries[i] = benchQuery(i, n)
+			}
+			for _, mode := range []string{"corpus", "paper"} {
+				b.Run(mode, func(b *testing.B) {
+					qs := slices.Clone(queries)
+					if mode == "corpus" {
+						for i := range qs {
+							qs[i].PaperID = ""
+						}
+					}
+					ctx := context.Background()
+					lat, ok := env.latency[mode]
+					if !ok {
+						ds := make([]time.Duration, len(qs))
+						for i, q := range qs {
+							t := time.Now()
+							if _, err := env.r.Search(ctx, q); err != nil {
+								b.Fatal(err)
+							}
+							ds[i] = time.Since(t)
+						}
+						lat[0], lat[1] = percentiles(ds)
+						env.latency[mode] = lat
+					}
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if _, err := env.r.Search(ctx, qs[i%len(qs)]); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StopTimer()
+					b.ReportMetric(lat[0], "p50-ms")
+					b.ReportMetric(lat[1], "p99-ms")
+					b.ReportMetric(env.buildRate, "build-passages/s")
+					b.ReportMetric(env.heapMB, "heap-MB")
+					if env.dir != "" {
+						b.ReportMetric(env.diskMB, "disk-MB")
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkBleve measures the Bleve BM25 index; see the package doc for
+// the numbers measured.
+func BenchmarkBleve(b *testing.B) { benchScorer(b, "bleve") }
+
+// BenchmarkOkapi measures the in-memory Okapi reference scorer.
+func BenchmarkOkapi(b *testing.B) { benchScorer(b, "okapi") }
+
+func TestBenchCorpus(t *testing.T) {
+	// The generator is deterministic and its words survive analysis as
+	// distinct terms, except the stop words, which it drops.
+	if benchPassage(123).Text != benchPassage(123).Text {
+		t.Fatal("generator not deterministic")
+	}
+	a, err := textAnalyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stems := map[string]string{}
+	for i, w := range benchGen.words {
+		terms := analyze(a, w)
+		if i < len(benchStopWords) {
+			if len(terms) != 0 {
+				t.Errorf("stop word %q analysed to %q", w, terms)
+			}
+			continue
+		}
+		if len(terms) != 1 {
+			t.Fatalf("%q analysed to %q", w, terms)
+		}
+		if prev, ok := stems[terms[0]]; ok {
+			t.Fatalf("%q and %q share the term %q", prev, w, terms[0])
+		}
+		stems[terms[0]] = w
+	}
+	q := benchQuery(7, 5000)
+	if n := len(strings.Fields(q.Text)); n < 5 || n > 15 || q.PaperID == "" {
+		t.Errorf("query %+v", q)
+	}
+}

@@ -1,0 +1,147 @@
+package bm25
+
+import (
+	"bufio"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// okapiFormat names the on-disk layout; bump it on incompatible changes.
+const okapiFormat = "paperlens-okapi/1"
+
+// okapiFile is the gob form of an Okapi: the options it was built with
+// (a file is useless with another tokenizer), the vocabulary, and each
+// paper's passages and CSR postings. Corpus statistics are derived on load.
+type okapiFile struct {
+	Format  string
+	Options OkapiOptions
+	Terms   []string
+	Papers  []okapiFilePaper
+}
+
+type okapiFilePaper struct {
+	ID       string
+	Passages []okPassage
+	Terms    []uint32
+	Off      []uint32
+	Post     []uint32
+}
+
+// Save writes the scorer to path atomically (a temporary file renamed into
+// place), so a crash never leaves a truncated file behind. Terms no longer
+// used by any passage are dropped.
+func (o *Okapi) Save(path string) error {
+	o.mu.RLock()
+	f := okapiFile{Format: okapiFormat, Options: o.opt}
+	remap := make([]uint32, len(o.terms))
+	for id, df := range o.df {
+		if df > 0 {
+			remap[id] = uint32(len(f.Terms))
+			f.Terms = append(f.Terms, o.terms[id])
+		}
+	}
+	ids := make([]string, 0, len(o.papers))
+	for id := range o.papers {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		p := o.papers[id]
+		terms := make([]uint32, len(p.terms))
+		for i, t := range p.terms {
+			terms[i] = remap[t] // remap is monotonic, so terms stay sorted
+		}
+		f.Papers = append(f.Papers, okapiFilePaper{ID: id, Passages: p.passages, Terms: terms, Off: p.off, Post: p.post})
+	}
+	// Encoding reads slices shared with the live index, so the read lock is
+	// held to the end.
+	defer o.mu.RUnlock()
+
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("bm25: okapi save: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if err := gob.NewEncoder(w).Encode(&f); err != nil {
+		tmp.Close()
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
+	}
+	return nil
+}
+
+// LoadOkapi reads a scorer written by Save, with the options it was saved
+// with.
+func LoadOkapi(path string) (*Okapi, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi load: %w", err)
+	}
+	defer fh.Close()
+	var f okapiFile
+	if err := gob.NewDecoder(bufio.NewReaderSize(fh, 1<<20)).Decode(&f); err != nil {
+		return nil, fmt.Errorf("bm25: okapi load %s: %w", path, err)
+	}
+	if f.Format != okapiFormat {
+		return nil, fmt.Errorf("bm25: okapi load %s: format %q, this build reads %q: rebuild it", path, f.Format, okapiFormat)
+	}
+	o, err := NewOkapi(f.Options)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi load %s: %w", path, err)
+	}
+	o.terms = f.Terms
+	o.df = make([]int32, len(f.Terms))
+	o.ids = make(map[string]uint32, len(f.Terms))
+	for i, t := range f.Terms {
+		o.ids[t] = uint32(i)
+	}
+	for _, fp := range f.Papers {
+		if err := fp.check(len(f.Terms)); err != nil {
+			return nil, fmt.Errorf("bm25: okapi load %s: paper %s: %w", path, fp.ID, err)
+		}
+		p := &okPaper{passages: fp.Passages, terms: fp.Terms, off: fp.Off, post: fp.Post}
+		for _, ps := range p.passages {
+			p.tokens += int64(ps.Len)
+		}
+		p.avgIDF = p.meanIDF()
+		o.papers[fp.ID] = p
+		o.account(p, +1)
+	}
+	return o, nil
+}
+
+// check validates the CSR layout so that a corrupt file is an error, not an
+// index-out-of-range panic in a later search.
+func (fp *okapiFilePaper) check(vocab int) error {
+	if len(fp.Off) != len(fp.Terms)+1 || fp.Off[0] != 0 || 2*int(fp.Off[len(fp.Terms)]) != len(fp.Post) {
+		return fmt.Errorf("corrupt postings layout")
+	}
+	for i, t := range fp.Terms {
+		if int(t) >= vocab || (i > 0 && t <= fp.Terms[i-1]) || fp.Off[i+1] < fp.Off[i] {
+			return fmt.Errorf("corrupt term table")
+		}
+	}
+	for k := 0; k < len(fp.Post); k += 2 {
+		if int(fp.Post[k]) >= len(fp.Passages) {
+			return fmt.Errorf("posting points past the passages")
+		}
+	}
+	return nil
+}

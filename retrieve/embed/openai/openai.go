@@ -1,0 +1,640 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/paperlens/paperlens/retrieve/embed"
+)
+
+// Defaults for the zero Options fields.
+const (
+	DefaultBaseURL       = "https://api.openai.com/v1"
+	DefaultBatchSize     = 64
+	DefaultConcurrency   = 4
+	DefaultMaxRetries    = 5
+	DefaultTimeout       = 2 * time.Minute
+	DefaultMinBackoff    = 500 * time.Millisecond
+	DefaultMaxBackoff    = 30 * time.Second
+	DefaultMaxRetryAfter = 2 * time.Minute
+)
+
+// Options configure a Client. Only Model is required.
+type Options struct {
+	// BaseURL is the API root that "/embeddings" is appended to, e.g.
+	// "http://localhost:8080/v1" for TEI or vLLM, "http://localhost:11434/v1"
+	// for Ollama. Empty means DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer <key>"; empty sends no
+	// header, as local servers expect. The caller reads it from the
+	// environment; the client never logs it nor puts it in an error.
+	APIKey string
+	// Model is the served model name, e.g. "BAAI/bge-m3".
+	Model string
+	// Dim is the expected vector length; 0 learns it from the first
+	// response. Either way every response must agree with it.
+	Dim int
+	// RequestDimensions sends Dim as the "dimensions" parameter, for models
+	// that can shorten their vectors (OpenAI text-embedding-3, Matryoshka
+	// models under vLLM). Servers that do not support it reject the request.
+	RequestDimensions bool
+	// BatchSize is the number of texts per request (DefaultBatchSize).
+	BatchSize int
+	// Concurrency is the number of requests in flight (DefaultConcurrency).
+	Concurrency int
+	// MaxRetries is the number of retries after a failed first try
+	// (DefaultMaxRetries); negative means none. Retried: HTTP 408, 409, 425,
+	// 429 and 5xx, timeouts, connection errors and malformed bodies.
+	MaxRetries int
+	// QueryPrefix and PassagePrefix are prepended to texts of that Kind,
+	// e.g. "query: " and "passage: " for E5, or an instruction for BGE
+	// English models. bge-m3, the ElaipBench retriever, uses none.
+	QueryPrefix, PassagePrefix string
+	// Timeout bounds each request (DefaultTimeout).
+	Timeout time.Duration
+	// MinBackoff and MaxBackoff bound the exponential backoff between tries
+	// (DefaultMinBackoff, DefaultMaxBackoff).
+	MinBackoff, MaxBackoff time.Duration
+	// MaxRetryAfter is the longest Retry-After the client waits out
+	// (DefaultMaxRetryAfter); a server asking for longer fails the batch at
+	// once rather than stalling the run.
+	MaxRetryAfter time.Duration
+	// HTTPClient sends the requests; nil means a client of its own.
+	HTTPClient *http.Client
+}
+
+// Client embeds texts through an OpenAI-compatible /v1/embeddings endpoint.
+// It is safe for concurrent use.
+type Client struct {
+	o        Options
+	endpoint string
+	name     string
+	http     *http.Client
+	dim      atomic.Int64 // learned or configured; 0 = unknown yet
+}
+
+var (
+	_ embed.Embedder = (*Client)(nil)
+	_ embed.Streamer = (*Client)(nil)
+)
+
+// New checks the options and returns a client. It makes no request; use
+// Probe to learn the dimension or check the endpoint up front.
+func New(o Options) (*Client, error) {
+	if strings.TrimSpace(o.Model) == "" {
+		return nil, errors.New("openai embedder: Model is required")
+	}
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(o.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// The parse error would quote the URL, which may carry credentials.
+		return nil, errors.New("openai embedder: BaseURL must be an absolute http(s) URL")
+	}
+	if o.Dim < 0 || (o.RequestDimensions && o.Dim == 0) {
+		return nil, errors.New("openai embedder: Dim must be positive when RequestDimensions is set, and never negative")
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	switch {
+	case o.MaxRetries == 0:
+		o.MaxRetries = DefaultMaxRetries
+	case o.MaxRetries < 0:
+		o.MaxRetries = 0
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = DefaultMinBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	o.MaxBackoff = max(o.MaxBackoff, o.MinBackoff)
+	if o.MaxRetryAfter <= 0 {
+		o.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	c := &Client{o: o, endpoint: strings.TrimRight(o.BaseURL, "/") + "/embeddings", http: o.HTTPClient}
+	if c.http == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = o.Concurrency // keep one warm connection per worker
+		c.http = &http.Client{Transport: t}
+	}
+	c.dim.Store(int64(o.Dim))
+	c.name = "openai:" + o.Model
+	if o.RequestDimensions {
+		c.name += fmt.Sprintf("@%d", o.Dim)
+	}
+	if o.QueryPrefix != "" || o.PassagePrefix != "" {
+		// Prefixes change the vectors, so they are part of the space's
+		// identity; a hash keeps the name short and printable.
+		h := sha256.Sum256([]byte(o.QueryPrefix + "\x00" + o.PassagePrefix))
+		c.name += "#prefix-" + hex.EncodeToString(h[:4])
+	}
+	return c, nil
+}
+
+// Name is "openai:<model>", plus "@<dim>" when the dimension is requested
+// and "#prefix-<hash>" when prefixes are set. "openai" names the protocol:
+// the vectors are the served model's, whichever server runs it. The base
+// URL is not part of the name, so the same model behind another server (or
+// quantised differently) is taken to be the same space.
+func (c *Client) Name() string { return c.name }
+
+// Dim is the vector length: Options.Dim, or what the first response
+// carried, or 0 before any response when Options.Dim is 0.
+func (c *Client) Dim() int { return int(c.dim.Load()) }
+
+// Probe embeds one short text, so that Dim is known and the endpoint, model
+// and key are checked before a long run.
+func (c *Client) Probe(ctx context.Context) (int, error) {
+	if _, err := c.Embed(ctx, []string{"dimension probe"}, embed.Query); err != nil {
+		return 0, err
+	}
+	return c.Dim(), nil
+}
+
+// Embed embeds texts in batches of BatchSize, Concurrency at a time, and
+// returns the vectors L2-normalised, in input order. Texts that are empty or
+// only whitespace are not sent (servers reject empty input) and get the zero
+// vector. On error the result holds the batches that succeeded (see
+// embed.Embedder).
+func (c *Client) Embed(ctx context.Context, texts []string, kind embed.Kind) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	err := c.EmbedStream(ctx, texts, kind, func(start int, vecs [][]float32) error {
+		copy(out[start:], vecs)
+		return nil
+	})
+	return out, err
+}
+
+// EmbedStream is Embed delivering each batch as it completes; see
+// embed.Streamer. When a batch fails for good, batches still in flight are
+// cancelled, those already done are still emitted, and the error names the
+// failed batch.
+func (c *Client) EmbedStream(ctx context.Context, texts []string, kind embed.Kind, emit func(start int, vecs [][]float32) error) error {
+	if len(texts) == 0 {
+		return nil
+	}
+	prefix := c.o.QueryPrefix
+	if kind == embed.Passage {
+		prefix = c.o.PassagePrefix
+	}
+	nb := (len(texts) + c.o.BatchSize - 1) / c.o.BatchSize
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type result struct {
+		batch int
+		vecs  [][]float32
+		err   error
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range min(c.o.Concurrency, nb) {
+		wg.Go(func() {
+			for b := range jobs {
+				if ctx.Err() != nil {
+					// Drain without sending: a request started now would
+					// reach the server only to be abandoned.
+					continue
+				}
+				lo, hi := b*c.o.BatchSize, min((b+1)*c.o.BatchSize, len(texts))
+				vecs, err := c.batch(ctx, texts[lo:hi], prefix, b, lo)
+				results <- result{b, vecs, err}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for b := range nb {
+			select {
+			case jobs <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	// fail is the first batch that failed for good; emitErr stops emitting
+	// (the caller could not take more) and wins over fail.
+	var fail, emitErr error
+	for r := range results {
+		switch {
+		case r.err != nil:
+			// Batches that merely saw the cancellation a failure caused
+			// are not news.
+			if fail == nil && !(ctx.Err() != nil && errors.Is(r.err, context.Canceled)) {
+				fail = r.err
+				cancel()
+			}
+		case emitErr == nil:
+			// Finished batches are handed over even after another batch
+			// failed: that work is done and the cache should keep it.
+			if err := emit(r.batch*c.o.BatchSize, r.vecs); err != nil {
+				emitErr = err
+				cancel()
+			}
+		}
+	}
+	switch {
+	case emitErr != nil:
+		return emitErr
+	case fail != nil:
+		return fmt.Errorf("%s: %w", c.name, fail)
+	case ctx.Err() != nil:
+		// The caller's context ended before every batch ran.
+		return fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
+	}
+	return nil
+}
+
+// BatchError reports a batch that failed for good.
+type BatchError struct {
+	Batch       int // 1-based
+	First, Last int // 0-based indices of the batch's first and last text
+	Tries       int
+	Err         error
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("embedding batch %d (texts %d–%d) failed after %d %s: %v",
+		e.Batch, e.First, e.Last, e.Tries, plural(e.Tries, "try", "tries"), e.Err)
+}
+
+func (e *BatchError) Unwrap() error { return e.Err }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// HTTPError is a non-2xx answer. Body is a short excerpt of what the server
+// said, with the API key masked should the server echo it.
+type HTTPError struct {
+	StatusCode int
+	Body       string
+	hint       string
+}
+
+func (e *HTTPError) Error() string {
+	s := fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Body != "" {
+		s += ": " + e.Body
+	}
+	if e.hint != "" {
+		s += " (" + e.hint + ")"
+	}
+	return s
+}
+
+// batch embeds one batch with retries. texts are the batch's raw texts,
+// offset their position in the request.
+func (c *Client) batch(ctx context.Context, texts []string, prefix string, b, offset int) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	var send []string
+	var at []int
+	for i, t := range texts {
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		send = append(send, prefix+t)
+		at = append(at, i)
+	}
+	if len(send) == 0 {
+		// Only blank texts: zero vectors need the dimension, which a probe
+		// of the server learns if nothing else has.
+		if c.Dim() == 0 {
+			if _, err := c.Probe(ctx); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		vecs, err := c.withRetries(ctx, send, b, offset, len(texts))
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range at {
+			out[i] = vecs[j]
+		}
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = make([]float32, c.Dim())
+		}
+	}
+	return out, nil
+}
+
+func (c *Client) withRetries(ctx context.Context, send []string, b, offset, n int) ([][]float32, error) {
+	tries := 0
+	for {
+		tries++
+		vecs, wait, err := c.request(ctx, send)
+		if err == nil {
+			return vecs, nil
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		var p *permanent
+		if errors.As(err, &p) || tries > c.o.MaxRetries {
+			if errors.As(err, &p) {
+				err = p.err
+			}
+			return nil, &BatchError{Batch: b + 1, First: offset, Last: offset + n - 1, Tries: tries, Err: err}
+		}
+		backoff := c.o.MinBackoff << min(tries-1, 30)
+		if backoff <= 0 || backoff > c.o.MaxBackoff {
+			backoff = c.o.MaxBackoff
+		}
+		// Full jitter over the upper half: workers that failed together
+		// do not retry together.
+		backoff = backoff/2 + rand.N(backoff/2+1)
+		if wait > c.o.MaxRetryAfter {
+			return nil, &BatchError{Batch: b + 1, First: offset, Last: offset + n - 1, Tries: tries,
+				Err: fmt.Errorf("%w; server asks to retry after %v, more than MaxRetryAfter %v", err, wait, c.o.MaxRetryAfter)}
+		}
+		// The server's Retry-After is a floor: retrying earlier only
+		// earns another 429.
+		backoff = max(backoff, wait)
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, context.Cause(ctx)
+		case <-t.C:
+		}
+	}
+}
+
+// permanent marks an error not worth retrying.
+type permanent struct{ err error }
+
+func (p *permanent) Error() string { return p.err.Error() }
+func (p *permanent) Unwrap() error { return p.err }
+
+type request struct {
+	Model          string   `json:"model"`
+	Input          []string `json:"input"`
+	EncodingFormat string   `json:"encoding_format"`
+	Dimensions     int      `json:"dimensions,omitempty"`
+}
+
+type response struct {
+	Data []struct {
+		Index     *int            `json:"index"`
+		Embedding json.RawMessage `json:"embedding"`
+	} `json:"data"`
+}
+
+// maxBody bounds how much of a response is read: 64 texts × 4096 floats
+// as JSON is about 6 MB.
+const maxBody = 256 << 20
+
+// request makes one try. It returns the server's Retry-After, if any, and
+// wraps errors that retrying cannot fix in *permanent.
+func (c *Client) request(ctx context.Context, send []string) ([][]float32, time.Duration, error) {
+	r := request{
+		Model: c.o.Model, Input: send,
+		// float, not the SDK default base64: not every server implements
+		// base64, and those that do also accept float.
+		EncodingFormat: "float",
+	}
+	if c.o.RequestDimensions {
+		r.Dimensions = c.o.Dim
+	}
+	body, err := json.Marshal(r)
+	if err != nil {
+		return nil, 0, &permanent{fmt.Errorf("encode request: %w", err)}
+	}
+	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, &permanent{errors.New("build request: invalid BaseURL")}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if c.o.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.o.APIKey)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, context.Cause(ctx)
+		}
+		if actx.Err() != nil {
+			return nil, 0, fmt.Errorf("no response within %v", c.o.Timeout)
+		}
+		// *url.Error: the URL in it has any password stripped by net/http;
+		// the key travels in a header and is never part of it.
+		return nil, 0, c.redactErr(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		if actx.Err() != nil && ctx.Err() == nil {
+			return nil, 0, fmt.Errorf("response not complete within %v", c.o.Timeout)
+		}
+		return nil, 0, fmt.Errorf("read response: %w", c.redactErr(err))
+	}
+	wait := retryAfter(resp.Header)
+	if resp.StatusCode/100 != 2 {
+		herr := &HTTPError{StatusCode: resp.StatusCode, Body: c.excerpt(raw)}
+		switch resp.StatusCode {
+		case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests:
+			return nil, wait, herr
+		case http.StatusNotFound:
+			herr.hint = "is BaseURL the API root, e.g. ending in /v1?"
+		case http.StatusUnauthorized, http.StatusForbidden:
+			herr.hint = "check the API key"
+		case http.StatusRequestEntityTooLarge:
+			herr.hint = "lower BatchSize"
+		}
+		if resp.StatusCode >= 500 {
+			return nil, wait, herr
+		}
+		return nil, 0, &permanent{herr}
+	}
+	vecs, err := c.parse(raw, len(send))
+	if err != nil {
+		var p *permanent
+		if errors.As(err, &p) {
+			return nil, 0, err
+		}
+		return nil, wait, fmt.Errorf("malformed response: %w", err)
+	}
+	return vecs, 0, nil
+}
+
+// parse decodes and checks a 2xx body. Malformed bodies are retried (a proxy
+// cut the body short, a server hiccup); a dimension that contradicts
+// earlier responses is permanent, since retrying will not change the model.
+func (c *Client) parse(raw []byte, n int) ([][]float32, error) {
+	var r response
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("%w: %s", err, c.excerpt(raw))
+	}
+	if len(r.Data) != n {
+		return nil, fmt.Errorf("%d embeddings for %d inputs: %s", len(r.Data), n, c.excerpt(raw))
+	}
+	out := make([][]float32, n)
+	// Order by "index" where the server sets it: the spec does not promise
+	// data in input order. A server that leaves it out (or at 0
+	// throughout) is taken at its order.
+	positional := true
+	for _, d := range r.Data {
+		if d.Index != nil && *d.Index != 0 {
+			positional = false
+		}
+	}
+	for i, d := range r.Data {
+		at := i
+		if !positional {
+			if d.Index == nil || *d.Index < 0 || *d.Index >= n || out[*d.Index] != nil {
+				return nil, fmt.Errorf("bad or repeated index in data[%d]", i)
+			}
+			at = *d.Index
+		}
+		v, err := decodeVector(d.Embedding)
+		if err != nil {
+			return nil, fmt.Errorf("data[%d]: %w", i, err)
+		}
+		if len(v) == 0 {
+			return nil, fmt.Errorf("data[%d]: empty embedding", i)
+		}
+		if err := c.checkDim(len(v)); err != nil {
+			return nil, err
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("data[%d]: non-finite value", i)
+			}
+		}
+		// A zero vector stays zero: it is similar to nothing.
+		embed.Normalize(v)
+		out[at] = v
+	}
+	return out, nil
+}
+
+func (c *Client) checkDim(d int) error {
+	if c.dim.CompareAndSwap(0, int64(d)) {
+		return nil
+	}
+	if want := int(c.dim.Load()); want != d {
+		src := "earlier responses"
+		if c.o.Dim != 0 {
+			src = "Options.Dim"
+		}
+		return &permanent{fmt.Errorf("server returned %d-dimensional vectors, %s say %d: is the endpoint serving another model?", d, src, want)}
+	}
+	return nil
+}
+
+// decodeVector accepts a JSON array of numbers or, from servers that ignore
+// encoding_format, base64 of little-endian float32s.
+func decodeVector(raw json.RawMessage) ([]float32, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil || len(b)%4 != 0 {
+			return nil, errors.New("embedding is a string but not base64 float32s")
+		}
+		v := make([]float32, len(b)/4)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		return v, nil
+	}
+	var f []float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, err
+	}
+	v := make([]float32, len(f))
+	for i, x := range f {
+		v[i] = float32(x)
+	}
+	return v, nil
+}
+
+// retryAfter reads Retry-After (seconds or HTTP date) or the retry-after-ms
+// header some OpenAI-compatible servers send.
+func retryAfter(h http.Header) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return 0
+}
+
+// excerpt is a short, single-line, key-free rendering of a response body
+// for error messages.
+func (c *Client) excerpt(raw []byte) string {
+	s := strings.Join(strings.Fields(string(raw)), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return c.redact(s)
+}
+
+func (c *Client) redact(s string) string {
+	if c.o.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.o.APIKey, "[redacted]")
+}
+
+// redactErr flattens err to its redacted message when the key occurs in it.
+// It should never be needed; it is cheap insurance for the promise that no
+// error carries the key.
+func (c *Client) redactErr(err error) error {
+	if c.o.APIKey == "" || !strings.Contains(err.Error(), c.o.APIKey) {
+		return err
+	}
+	return errors.New(c.redact(err.Error()))
+}
