@@ -27,6 +27,14 @@ type Question struct {
 	Breakdown    map[string]string `json:"breakdown"` // optional fields to group results by (difficulty, domain, ...)
 	Line         int               `json:"line"`      // where it came from
 	Warnings     []string          `json:"warnings,omitempty"`
+
+	// Fields for LLM-judged answers (LPFQA, generic short answers).
+	Reference string `json:"reference,omitempty"`  // the reference as published (LPFQA response_reference: answer and evaluation points), for a judge template that wants it whole
+	KeyPoints string `json:"key_points,omitempty"` // evaluation points the judge must check (LPFQA <评估要点>)
+	// The dataset's own judge prompt and system prompt. Not serialised: LPFQA
+	// repeats the same long text on every row, as ElaipBench does its papers.
+	JudgeTemplate string `json:"-"`
+	JudgeSystem   string `json:"-"`
 }
 
 // Problem is a row that could not be loaded, or loaded with a quirk.
