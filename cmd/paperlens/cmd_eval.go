@@ -23,10 +23,7 @@ import (
 )
 
 func newEvalCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "eval",
-		Short: "Evaluate retrieval (and, later, models) on ElaipBench, LPFQA or your own benchmark",
-	}
+	cmd := newEvalModelCmd()
 	cmd.AddCommand(newEvalRetrievalCmd())
 	return cmd
 }

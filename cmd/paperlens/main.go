@@ -26,25 +26,31 @@ func newRoot() *cobra.Command {
 		Long: `paperlens reproduces the ElaipBench and LPFQA studies of retrieval-augmented
 generation on your own models and corpus.
 
-  1. ingest   PDF, text, HTML or dataset files -> clean text -> passages
-  2. papers   list what is stored; passages shows one paper's passages
+  study      the whole study on the sample, offline (start here)
+  ingest     PDF, text, HTML or dataset files -> clean text -> passages
+  papers     list what is stored; passages shows one paper's passages
+  index      BM25 (Bleve, Okapi) and dense indexes; search queries them
+  eval       a model on ElaipBench, LPFQA or your JSONL in every mode;
+             eval retrieval scores retrievers against the gold evidence
+  ask        one question, with the passages it was given
+  bench      speed against a reference measured in the same run
 
 Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
-	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newIndexCmd(), newSearchCmd(), newEvalCmd(), newBenchCmd())
+	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newIndexCmd(), newSearchCmd(), newEvalCmd(), newStudyCmd(), newAskCmd(), newBenchCmd())
 	return root
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(runCLI(os.Args[1:]))
 }
 
 // run executes the CLI and maps errors to exit statuses: 0 success, 1 some
 // inputs failed (reported per input), 2 the command itself failed.
-func run(args []string) int {
+func runCLI(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
 	err := root.Execute()

@@ -23,7 +23,7 @@ import (
 // statuses, output) in a real subprocess that can be killed.
 func TestMain(m *testing.M) {
 	if os.Getenv("PAPERLENS_BE_MAIN") == "1" {
-		os.Exit(run(os.Args[1:]))
+		os.Exit(runCLI(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

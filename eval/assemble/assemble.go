@@ -11,10 +11,10 @@ package assemble
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/chunk/tokens"
 )
 
@@ -41,6 +41,9 @@ type Input struct {
 	// Available is the token room for paper and snippets: the budget minus
 	// the answer's reserved tokens minus the rest of the prompt.
 	Available int
+	// PaperTokens is the paper's token count when the caller knows it
+	// (counting a whole paper costs milliseconds); 0 means count it.
+	PaperTokens int
 }
 
 // Cut records tokens removed from one place.
@@ -59,12 +62,41 @@ type Output struct {
 	OverBudget bool      `json:"over_budget"` // even fully cut it does not fit (the fixed prompt alone is too long)
 }
 
+// sentenceEnd finds where a sentence ends: terminal punctuation, optional
+// closing quotes or brackets, then space before a capital, digit or opening
+// mark. Snippets come from the sentence-bounded chunker or from web pages,
+// so this light rule (microseconds, where the full splitter takes
+// milliseconds per question) only has to find safe places to trim.
+var sentenceEnd = regexp.MustCompile(`[.!?]["'”’)\]]*\s+[A-Z0-9("“\[]`)
+
+type span struct{ Start, End int }
+
+// splitSentences splits s at sentence ends; the spans tile s.
+func splitSentences(s string) []span {
+	var out []span
+	at := 0
+	for _, m := range sentenceEnd.FindAllStringIndex(s, -1) {
+		end := m[1] - 1 // keep the next sentence's first character
+		for end > m[0] && s[end-1] != ' ' && s[end-1] != '\n' && s[end-1] != '\t' {
+			end--
+		}
+		if end > at {
+			out = append(out, span{at, end})
+			at = end
+		}
+	}
+	if at < len(s) {
+		out = append(out, span{at, len(s)})
+	}
+	return out
+}
+
 // Normalize collapses whitespace and trims a snippet to whole sentences: a
 // leading fragment (starting mid-sentence in lower case) and a trailing one
 // without final punctuation are dropped when whole sentences remain.
 func Normalize(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	spans := chunk.Sentences(s)
+	spans := splitSentences(s)
 	if len(spans) <= 1 {
 		return s
 	}
@@ -94,7 +126,10 @@ func Fit(in Input) Output {
 	} else {
 		sort.SliceStable(snips, func(i, j int) bool { return snips[i].Rank < snips[j].Rank })
 	}
-	paperTok := tokens.Count(in.Paper)
+	paperTok := in.PaperTokens
+	if paperTok <= 0 {
+		paperTok = tokens.Count(in.Paper)
+	}
 	snipTok := make([]int, len(snips))
 	total := paperTok
 	for i, s := range snips {
@@ -110,7 +145,7 @@ func Fit(in Input) Output {
 			if total <= in.Available {
 				break
 			}
-			spans := chunk.Sentences(snips[i].Text)
+			spans := splitSentences(snips[i].Text)
 			if len(spans) <= 1 {
 				continue
 			}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mcq"
+	"github.com/paperlens/paperlens/eval/run"
+)
+
+func newAskCmd() *cobra.Command {
+	var f evalFlags
+	var paper, mode string
+	cmd := &cobra.Command{
+		Use:   "ask [--paper ID] [--mode hybrid] [--model M] QUESTION",
+		Short: "Answer one question over the indexed corpus and show the passages used, with scores",
+		Long: `ask answers one question in one mode and prints the passages it was given
+(rank, score, passage id) and the model's answer. Options may be inline
+("... A. x B. y"); then the extracted answer letters are shown too.
+
+Without --model (or with --model ir) it answers with the offline ir
+baseline, which needs no key.`,
+		Example: `  paperlens ask --paper tidal-token-pruning "How are parked tokens restored?"
+  paperlens ask --paper trpo --mode full+hybrid --model gpt-4o-mini --base-url https://api.openai.com/v1 "What does the trust region bound?"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := context.Background()
+			text := strings.Join(args, " ")
+			if f.cfg.Model == "" {
+				f.cfg.Model = "ir"
+			}
+			mode = f.modes
+			if mode == "" {
+				mode = run.ModeHybrid
+			}
+			f.cfg.Runs, f.cfg.Data, f.cfg.Bench = 1, "(ask)", "jsonl"
+			c := f.cfg
+			c.Home = homeDir(cmd)
+			c.Modes = []string{mode}
+			c.Temperature, c.TopP = f.temperature, f.topP
+			c.Defaults(cmd.Flags().Changed("temperature"), cmd.Flags().Changed("top-p"), cmd.Flags().Changed("max-tokens"))
+			if !cmd.Flags().Changed("max-tokens") && !c.Offline() {
+				c.MaxTokens = 1024 // a free-form question wants room for an answer
+			}
+			if c.BaseURL == "" {
+				c.BaseURL = os.Getenv("OPENAI_BASE_URL")
+			}
+			q := bench.Question{ID: bench.StableID("ask-", paper, text), PaperID: paper, Text: text, MCQ: mcq.Parse(text), Type: "short"}
+			if len(q.MCQ.Options) >= 2 {
+				q.Type = "SA-MCQ"
+			}
+			if paper == "" && mode != run.ClosedBook {
+				return fmt.Errorf("--paper ID is required for mode %s ('paperlens papers' lists the ids)", mode)
+			}
+			st, ix, _, err := openIndex(ctx, c.Home, &f.index, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			defer ix.Close()
+			opt := run.Options{Config: c, Corpus: st, Index: ix}
+			if !c.Offline() {
+				c.Out = os.TempDir()
+				chat, closer, err := newChat(c.Out+"/paperlens-ask", c.BaseURL, os.Getenv(f.apiKeyEnv), &f, 1)
+				if err != nil {
+					return err
+				}
+				defer closer.Close()
+				opt.Chat = chat
+			}
+			rec, hits, err := run.Ask(ctx, opt, q, mode)
+			if err != nil {
+				return err
+			}
+			if f.asJSON {
+				return json.NewEncoder(os.Stdout).Encode(map[string]any{"record": rec, "passages": hits})
+			}
+			fmt.Printf("Passages given to the model (%s, mode %s):\n\n", paper, mode)
+			for _, h := range hits {
+				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
+			}
+			if rec.TruncatedTokens > 0 {
+				fmt.Printf("(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
+			}
+			if rec.Error != "" {
+				if c.Offline() && q.Type == "short" {
+					fmt.Println("No model configured, and the offline ir baseline answers multiple-choice questions only:\n" +
+						"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
+					return nil
+				}
+				return fmt.Errorf("%s", rec.Error)
+			}
+			fmt.Printf("Answer (%s):\n%s\n", c.Model, rec.Output)
+			if rec.Extracted != "" && q.Type != "short" {
+				fmt.Printf("\nExtracted: %s\n", rec.Extracted)
+			}
+			return nil
+		},
+	}
+	addEvalFlags(cmd, &f)
+	cmd.Flags().StringVar(&paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
+	return cmd
+}

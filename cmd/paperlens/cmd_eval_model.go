@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/model"
+)
+
+// evalFlags are the flags of `paperlens eval` (fixed names: scripts use them).
+type evalFlags struct {
+	cfg               run.Config
+	apiKeyEnv         string
+	judgeKeyEnv       string
+	asJSON            bool
+	modes             string
+	temperature, topP float64
+	index             indexFlags
+	attemptTimeout    time.Duration
+	maxAttempts       int
+}
+
+func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
+	fl := cmd.Flags()
+	c := &f.cfg
+	fl.StringVar(&c.Bench, "bench", "elaipbench", "benchmark format: elaipbench, lpfqa or jsonl")
+	fl.StringVar(&c.Data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
+	fl.StringVar(&c.Papers, "papers", "", "folder of the papers as PDFs named by paper_id, parsed instead of paper_content")
+	fl.StringVar(&c.Model, "model", "", "model name served at --base-url; random or ir for the offline baselines")
+	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
+	fl.StringVar(&f.modes, "mode", "", "modes, comma-separated: "+strings.Join(run.AllModes, ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
+	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (\"Let's think step by step.\") or reasoning (base prompt, room to think)")
+	fl.IntVar(&c.Runs, "runs", 3, "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench: 3)")
+	fl.IntVar(&c.Concurrency, "concurrency", 8, "questions in flight")
+	fl.IntVarP(&c.K, "k", "k", 5, "passages retrieved per question in RAG modes")
+	fl.IntVar(&c.Budget, "budget", 32768, "prompt token budget (cl100k_base), answer tokens included; snippets are trimmed first, then the paper is cut in the middle")
+	fl.IntVar(&c.MaxTokens, "max-tokens", 0, "answer tokens (default: base 32, cot 4096, reasoning 16384; LPFQA 2048)")
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: ElaipBench 0.1, LPFQA 1)")
+	fl.Float64Var(&f.topP, "top-p", 1, "nucleus sampling top_p")
+	fl.StringVar(&c.Order, "order", "score", "order of retrieved passages in the prompt: score (best first) or document")
+	fl.StringVar(&c.QueryForm, "query", "stem", "retrieval query: stem, full (stem + options) or options (stem and each option, fused)")
+	fl.StringVar(&c.JudgeModel, "judge-model", "", "LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)")
+	fl.StringVar(&c.JudgeURL, "judge-base-url", "", "judge API root (default: --base-url)")
+	fl.StringVar(&f.judgeKeyEnv, "judge-api-key-env", "", "environment variable holding the judge's key (default: --api-key-env)")
+	fl.StringVar(&c.PromptDir, "prompt-dir", "", "folder of prompt templates overriding the built-in ones (see eval/prompts/templates)")
+	fl.StringVar(&c.Out, "out", "", "run folder (default runs/<bench>-<model>-<paradigm>); rerunning with the same folder resumes")
+	fl.Int64Var(&c.Seed, "seed", 1, "seed for the random baseline and the bootstrap")
+	fl.Float64Var(&c.IRThreshold, "ir-threshold", 0.9, "ir baseline: for MA-MCQ, options scoring at least this share of the best are chosen too")
+	fl.IntVar(&c.RPM, "rpm", 0, "requests per minute limit (0: none)")
+	fl.IntVar(&c.TPM, "tpm", 0, "tokens per minute limit (0: none)")
+	fl.StringVar(&c.Fields, "fields", "", "LPFQA field names, e.g. id=prompt_id,prompt=prompt,reference=response_reference")
+	fl.IntVar(&c.MaxPassageTokens, "max-passage-tokens", 512, "passage size for papers this command ingests (ElaipBench: 512)")
+	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
+	fl.IntVar(&f.maxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
+	fl.BoolVar(&f.asJSON, "json", false, "print summary.json to stdout")
+	addIndexFlags(cmd, &f.index)
+}
+
+func newEvalModelCmd() *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval --bench elaipbench|lpfqa|jsonl --data FILE --model NAME [flags]",
+		Short: "Evaluate a model on a benchmark in every mode, with repeats, exact scoring and a RAG-effect report",
+		Long: `eval asks a model (any OpenAI-compatible chat API: OpenAI, vLLM, Ollama,
+llama.cpp, DeepSeek) every question in every mode, --runs times, and scores
+the answers exactly.
+
+Modes:
+  closed-book             question only
+  full                    the whole paper in context (ElaipBench's base setting)
+  bm25, dense, hybrid     top-k retrieved passages only (classic RAG)
+  full+bm25, full+dense,  the paper plus retrieved passages as auxiliary
+  full+hybrid             knowledge (ElaipBench's RAG setting)
+  oracle                  the gold evidence only: the ceiling for retrieval
+
+The run folder (--out) holds config.json (everything needed to rerun, no
+secrets), results.jsonl (one record per question, mode and run, appended as
+each finishes), summary.json and summary.md (accuracy by mode and question
+type, and each mode against the baseline: difference, 95% bootstrap interval,
+McNemar p, evidence recall). A killed run loses nothing: rerun the same
+command and only the unfinished questions are asked; calls that finished are
+served from the response cache in the run folder.
+
+--model random and --model ir are offline baselines that need no key.`,
+		Example: `  paperlens eval --bench elaipbench --data testdata/elaipbench/sample.jsonl --model ir
+  OPENAI_API_KEY=... paperlens eval --bench elaipbench --data elabench.jsonl --model gpt-4o --mode full,full+bm25 --runs 3
+  paperlens eval --bench elaipbench --data elabench.jsonl --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --paradigm reasoning`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res, err := runEval(ctx, homeDir(cmd), &f, cmd.Flags().Changed, os.Stderr)
+			if err != nil {
+				return err
+			}
+			if f.asJSON {
+				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.json"))
+				os.Stdout.Write(b)
+				return nil
+			}
+			b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.md"))
+			os.Stdout.Write(b)
+			fmt.Fprintf(os.Stderr, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
+			return nil
+		},
+	}
+	addEvalFlags(cmd, &f)
+	return cmd
+}
+
+// loadQuestions reads a benchmark file in the named format, printing
+// problems with their line numbers.
+func loadQuestions(c run.Config, logw io.Writer) ([]bench.Question, error) {
+	var qs []bench.Question
+	var problems []bench.Problem
+	var err error
+	switch c.Bench {
+	case "elaipbench":
+		qs, problems, err = bench.LoadElaipBench(c.Data)
+	case "lpfqa":
+		var m bench.FieldMap
+		if m, err = bench.ParseFieldMap(c.Fields); err != nil {
+			return nil, err
+		}
+		qs, problems, err = bench.LoadLPFQA(c.Data, m)
+	case "jsonl":
+		qs, problems, err = bench.LoadJSONL(c.Data)
+	default:
+		return nil, fmt.Errorf("--bench %q: use elaipbench, lpfqa or jsonl", c.Bench)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(logw, "%s:%s\n", c.Data, p)
+	}
+	return qs, err
+}
+
+// runEval wires benchmark, corpus, indexes and model, then runs.
+func runEval(ctx context.Context, home string, f *evalFlags, changed func(string) bool, logw io.Writer) (run.Result, error) {
+	c := f.cfg
+	c.Home = home
+	c.APIKeyEnv = f.apiKeyEnv
+	c.Modes = splitList(f.modes)
+	c.Temperature, c.TopP = f.temperature, f.topP
+	c.Defaults(changed("temperature"), changed("top-p"), changed("max-tokens"))
+	if c.Out == "" {
+		c.Out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", c.Bench, strings.NewReplacer("/", "_", ":", "_").Replace(c.Model), c.Paradigm))
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	if err := c.Validate(); err != nil {
+		return run.Result{}, err
+	}
+	qs, err := loadQuestions(c, logw)
+	if err != nil {
+		return run.Result{}, err
+	}
+	opt := run.Options{Config: c, Questions: qs, Log: logw}
+
+	needCorpus, needIndex := c.Model == "ir", c.Model == "ir"
+	for _, m := range c.Modes {
+		if m != run.ClosedBook && m != run.Oracle {
+			needCorpus = true
+		}
+		if strings.Contains(m, "bm25") || strings.Contains(m, "dense") || strings.Contains(m, "hybrid") {
+			needIndex = true
+		}
+	}
+	if needCorpus {
+		qs, err = ensurePapers(ctx, c.Home, c.Data, c.Papers, c.MaxPassageTokens, qs)
+		if err != nil {
+			return run.Result{}, err
+		}
+		opt.Questions = qs
+		if needIndex {
+			st, ix, _, err := openIndex(ctx, c.Home, &f.index, false)
+			if err != nil {
+				return run.Result{}, err
+			}
+			defer st.Close()
+			defer ix.Close()
+			opt.Corpus, opt.Index = st, ix
+		} else {
+			st, err := corpus.Open(c.Home, true)
+			if err != nil {
+				return run.Result{}, err
+			}
+			defer st.Close()
+			opt.Corpus = st
+		}
+	}
+	if !c.Offline() {
+		chat, closer, err := newChat(c.Out, c.BaseURL, os.Getenv(f.apiKeyEnv), f, c.Concurrency)
+		if err != nil {
+			return run.Result{}, err
+		}
+		defer closer.Close()
+		opt.Chat = chat
+	}
+	if c.JudgeModel != "" {
+		base := c.JudgeURL
+		if base == "" {
+			base = c.BaseURL
+		}
+		keyEnv := f.judgeKeyEnv
+		if keyEnv == "" {
+			keyEnv = f.apiKeyEnv
+		}
+		judge, closer, err := newChat(filepath.Join(c.Out, "judge"), base, os.Getenv(keyEnv), f, c.Concurrency)
+		if err != nil {
+			return run.Result{}, err
+		}
+		defer closer.Close()
+		opt.Judge = judge
+	}
+	var bar *progressbar.ProgressBar
+	if isatty.IsTerminal(os.Stderr.Fd()) {
+		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("evaluating"),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		opt.Progress = func(done, total int, r run.Record) {
+			bar.ChangeMax(total)
+			_ = bar.Set(done)
+		}
+	}
+	res, err := run.Run(ctx, opt)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	return res, err
+}
+
+// newChat stacks the model client: response cache (in the run folder) →
+// retry with backoff → rate limit → concurrency gate → HTTP.
+func newChat(dir, baseURL, key string, f *evalFlags, concurrency int) (model.Chat, io.Closer, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	base, err := model.NewOpenAI(model.Options{BaseURL: baseURL, APIKey: key, APIKeyEnv: f.apiKeyEnv, Timeout: f.attemptTimeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	return model.Stack(base, model.StackOptions{
+		CachePath: filepath.Join(dir, "cache.db"), Endpoint: baseURL,
+		Retry: model.RetryOptions{MaxAttempts: f.maxAttempts, AttemptTimeout: f.attemptTimeout},
+		RPM:   f.cfg.RPM, TPM: f.cfg.TPM, Concurrency: concurrency,
+	})
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+func newStudyCmd() *cobra.Command {
+	var f evalFlags
+	var models string
+	cmd := &cobra.Command{
+		Use:   "study [flags]",
+		Short: "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
+		Long: `study runs the ElaipBench RAG study end to end:
+
+  1. ingests the benchmark's papers (--papers, or the paper_content of --data)
+  2. builds the BM25 and dense indexes
+  3. scores every retriever against the gold evidence (recall@k, MRR)
+  4. evaluates each model (--models) in every mode, --runs times
+  5. prints, per model, accuracy by mode and question type (like ElaipBench's
+     Table 2) and the RAG effect of each mode against the full-paper baseline
+
+With no model configured it runs the offline baselines (random and ir) on
+the sample in testdata/, so it works on a fresh clone with no key and no
+server. Point it at a real model with --models and --base-url.`,
+		Example: `  paperlens study
+  OPENAI_API_KEY=... paperlens study --models gpt-4o-mini,ir --data elabench.jsonl --papers papers/
+  paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			home := homeDir(cmd)
+			if f.cfg.Data == "" {
+				f.cfg.Data = filepath.Join("testdata", "elaipbench", "sample.jsonl")
+				if f.cfg.Papers == "" {
+					f.cfg.Papers = filepath.Join("testdata", "papers")
+				}
+			}
+			if _, err := os.Stat(f.cfg.Data); err != nil {
+				return fmt.Errorf("benchmark %s: %w (run from the repository root, or pass --data)", f.cfg.Data, err)
+			}
+			ms := splitList(models)
+			if len(ms) == 0 {
+				ms = []string{"random", "ir"}
+				fmt.Fprintln(os.Stderr, "No model configured: running the offline baselines random and ir.\n"+
+					"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
+			}
+			if f.modes == "" {
+				f.modes = strings.Join([]string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "oracle"}, ",")
+			}
+			// 1-3: papers, indexes, retrieval.
+			qs, err := loadQuestions(f.cfg, os.Stderr)
+			if err != nil {
+				return err
+			}
+			if _, err := ensurePapers(ctx, home, f.cfg.Data, f.cfg.Papers, f.cfg.MaxPassageTokens, qs); err != nil {
+				return err
+			}
+			if f.cfg.Bench == "elaipbench" {
+				st, ix, _, err := openIndex(ctx, home, &f.index, false)
+				if err != nil {
+					return err
+				}
+				qs2, _, _ := bench.LoadElaipBench(f.cfg.Data)
+				var kept []bench.Question
+				for _, q := range qs2 {
+					if ix.Has(q.PaperID) {
+						kept = append(kept, q)
+					}
+				}
+				sum, err := retrieval.Run(ctx, ix, kept, retrieval.Config{
+					Retrievers: []string{index.Bleve, index.Okapi, index.Dense, index.Hybrid},
+					Forms:      []retrieve.QueryForm{retrieve.FormStem, retrieve.FormOptions},
+					Ks:         []int{1, 5, 10}, RRFK: f.index.rrfK,
+				}, nil)
+				ix.Close()
+				st.Close()
+				if err != nil {
+					return err
+				}
+				fmt.Println("# Retrieval: evidence recall")
+				fmt.Println()
+				printRetrievalSummary(sum, []int{1, 5, 10})
+				fmt.Println()
+			}
+			// 4-5: every model in every mode.
+			outRoot := f.cfg.Out
+			if outRoot == "" {
+				outRoot = "runs"
+			}
+			for _, m := range ms {
+				g := f
+				g.cfg.Model = m
+				g.cfg.Out = filepath.Join(outRoot, fmt.Sprintf("study-%s-%s", strings.NewReplacer("/", "_", ":", "_").Replace(m), f.cfg.Paradigm))
+				res, err := runEval(ctx, home, &g, cmd.Flags().Changed, os.Stderr)
+				if err != nil {
+					return fmt.Errorf("model %s: %w", m, err)
+				}
+				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.md"))
+				fmt.Printf("%s\n(run folder %s)\n\n", b, res.Dir)
+			}
+			return nil
+		},
+	}
+	addEvalFlags(cmd, &f)
+	cmd.Flags().StringVar(&models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir)")
+	return cmd
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/model/modeltest"
+)
+
+// writeQuestions writes n closed-book multiple-choice questions in the
+// generic JSONL format; question i's answer is "ABCD"[i%4].
+func writeQuestions(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"id":"q%03d","type":"SA-MCQ","question":"Question number %d: which option is right?","options":["one","two","three","four"],"answer":"%c"}`+"\n", i, i, "ABCD"[i%4])
+	}
+	p := filepath.Join(t.TempDir(), "bench.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// answerByNumber stands in for a chat model: it answers question i with
+// "ABCD"[i%3] in the words of a real reply, so about a third are right.
+func answerByNumber(r modeltest.Request) (string, string) {
+	p := r.Messages[len(r.Messages)-1].Content
+	var i int
+	if at := strings.Index(p, "Question number "); at >= 0 {
+		fmt.Sscanf(p[at:], "Question number %d", &i)
+	}
+	return fmt.Sprintf("Option A looks tempting, but the answer is %c.", "ABCD"[i%3]), ""
+}
+
+func readRecords(t *testing.T, dir string) []run.Record {
+	t.Helper()
+	recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func countLines(path string) int {
+	b, _ := os.ReadFile(path)
+	return strings.Count(string(b), "\n")
+}
+
+// A run killed with SIGKILL half-way and rerun sends no completed call again,
+// and its summary equals an uninterrupted run's. The loopback server stands in
+// for an OpenAI-compatible chat API.
+func TestEvalKilledAndResumed(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: answerByNumber, Latency: 30 * time.Millisecond})
+	data := writeQuestions(t, 60)
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
+		"--mode", "closed-book", "--runs", "2", "--concurrency", "4", "--out", out, "--home", t.TempDir()}
+
+	c := command(args...)
+	c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(out, run.ResultsFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for countLines(results) < 30 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = c.Process.Signal(syscall.SIGKILL)
+	_ = c.Wait()
+	before := readRecords(t, out)
+	if len(before) < 30 || len(before) >= 120 {
+		t.Fatalf("%d records at the kill; want a run killed half-way", len(before))
+	}
+	recorded := map[string]int{} // prompt → records
+	for _, r := range before {
+		recorded[r.QuestionID]++
+	}
+	servedBefore := srv.Served()
+	countBefore := srv.Count()
+
+	if _, errOut, code := paperlens(t, args...); code != 0 {
+		t.Fatalf("rerun: exit %d: %s", code, errOut)
+	}
+	after := readRecords(t, out)
+	if len(after) != 120 {
+		t.Fatalf("%d records after the rerun, want 120", len(after))
+	}
+	// No question whose both runs were recorded was asked again.
+	newCalls := srv.Count() - countBefore
+	for prompt, n := range srv.Served() {
+		if n == servedBefore[prompt] {
+			continue
+		}
+		var i int
+		fmt.Sscanf(prompt[strings.Index(prompt, "Question number "):], "Question number %d", &i)
+		if recorded[fmt.Sprintf("q%03d", i)] == 2 {
+			t.Errorf("question q%03d was finished before the kill and asked again", i)
+		}
+	}
+	if newCalls > 120-len(before) {
+		t.Errorf("the rerun made %d calls for %d unfinished records", newCalls, 120-len(before))
+	}
+
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	freshArgs := append(append([]string{}, args...), "--out", fresh)
+	if _, errOut, code := paperlens(t, freshArgs...); code != 0 {
+		t.Fatalf("fresh run: %s", errOut)
+	}
+	var a, b run.Summary
+	for dir, s := range map[string]*run.Summary{out: &a, fresh: &b} {
+		raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		if err != nil || json.Unmarshal(raw, s) != nil {
+			t.Fatalf("summary in %s: %v", dir, err)
+		}
+	}
+	if a.ByMode["closed-book"].Accuracy != b.ByMode["closed-book"].Accuracy || a.ByMode["closed-book"].N != 60 {
+		t.Errorf("resumed summary %+v differs from uninterrupted %+v", a.ByMode["closed-book"], b.ByMode["closed-book"])
+	}
+	if acc := a.ByMode["closed-book"].Accuracy; acc < 0.2 || acc > 0.45 {
+		t.Errorf("accuracy %.3f; the fake answers a third right", acc)
+	}
+}
+
+// 400 questions against a server that answers 20% of calls with 429, 500, a
+// cut-off JSON body or a 30-second stall: every question is answered once.
+// The key never appears in any file the run writes, nor in its output.
+func TestEvalSurvivesFaultyServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 calls with injected faults")
+	}
+	const key = "sk-test-SECRET-4f9a2c"
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: answerByNumber, Key: key, EchoHeaders: true,
+		Faults: modeltest.Faults{Seed: 3, RateLimit: 0.05, ServerError: 0.05, CutOff: 0.05, Stall: 0.05, StallFor: 30 * time.Second}})
+	data := writeQuestions(t, 400)
+	out := filepath.Join(t.TempDir(), "run")
+	c := command("eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
+		"--mode", "closed-book", "--runs", "1", "--concurrency", "16", "--attempt-timeout", "1s", "--max-attempts", "8",
+		"--out", out, "--home", t.TempDir())
+	c.Env = append(c.Env, "OPENAI_API_KEY="+key)
+	output, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, output)
+	}
+	recs := readRecords(t, out)
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.Error != "" || r.Output == "" || seen[r.QuestionID] {
+			t.Errorf("record %s: error %q output %q (seen before %v)", r.QuestionID, r.Error, r.Output, seen[r.QuestionID])
+		}
+		seen[r.QuestionID] = true
+	}
+	if len(seen) != 400 || countLines(filepath.Join(out, run.ResultsFile)) != 400 {
+		t.Fatalf("%d questions answered, %d lines; want 400 each", len(seen), countLines(filepath.Join(out, run.ResultsFile)))
+	}
+	if f := srv.Faulted(); len(f) < 3 {
+		t.Errorf("faults injected: %v", f)
+	}
+	if strings.Contains(string(output), key) {
+		t.Error("the API key appears in the command's output")
+	}
+	filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) {
+				t.Errorf("the API key appears in %s", p)
+			}
+		}
+		return nil
+	})
+}
+
+// The main job works offline on the sample: ingest, index, retrieval
+// scores, the offline baselines in every mode, and the report tables.
+func TestStudyOffline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("whole study")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	c := command("study", "--home", t.TempDir(), "--out", t.TempDir(), "--runs", "2")
+	c.Dir = root
+	out, err := c.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errorsAs(err, &ee) {
+			t.Fatalf("study: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{"Evidence recall", "hybrid+options", "# random on elaipbench", "# ir on elaipbench",
+		"| full+hybrid |", "Effect against full", "SA-MCQ", "MA-MCQ", "McNemar"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("study output lacks %q", want)
+		}
+	}
+}
+
+func errorsAs(err error, target **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	if ok {
+		*target = e
+	}
+	return ok
+}

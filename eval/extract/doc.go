@@ -1,0 +1,91 @@
+// Package extract finds the option letters a model chose in a free-form reply
+// to a multiple-choice question, following the multi-tier scheme of
+// Encyclo-K §4.2 (itself the SuperGPQA extractor): regular-expression groups
+// tried on the last line first and then on the whole reply, the last match in
+// a group winning, then a search for quoted option text, else a miss that the
+// caller scores as wrong.
+//
+// # Preparation
+//
+//  1. <think>…</think> (and <thinking>…</thinking>) blocks are removed, so
+//     letters weighed during reasoning never count. A block left open (the
+//     reply was cut off while thinking) is removed to the end; an orphan
+//     closing tag drops everything before it. A reply that is blank after this
+//     is a miss with Method "empty".
+//  2. The text is NFKC-normalised (full-width "Ａ", "：", "（Ｂ）" become
+//     ASCII), curly quotes become straight ones, and line ends are unified.
+//
+// # Rule order
+//
+// Each scope — first the last non-blank line, then the whole reply — is
+// tried with groups 1 to 3 in order; the first group that matches in a scope
+// decides, and within a group the match that ends last in the text wins ("The
+// answer is A. Wait, actually it is B." gives B). Only when no group matches
+// in either scope is option text tried, again last line before whole reply.
+// Scopes outside, groups inside is how the public SuperGPQA extractor, which
+// Encyclo-K's description matches, loops; it lets a final "B" on the last line
+// override an "answer is A" earlier in the reasoning. Group 3 is kept strict
+// for that reason: a letter in ordinary prose on the last line never counts.
+//
+//  1. Standard forms (Encyclo-K group 1):
+//     - "answer-is": "The answer is: A", "the correct answer is (B)", "The
+//     correct options are C and D", "答案是B", "正确选项为A、C", "故选C".
+//     The noun "answer" may stand alone; "option", "choice", "statement" and
+//     "one" need an adjective ("correct options are") so that a restatement
+//     like "The options are: A) …" does not match. Lower-case letters count
+//     here ("the answer is b").
+//     - "is-correct": a letter list followed by "is/are (the) correct …",
+//     "is the answer" or "is the best choice" ("Options A and C are
+//     correct"). With multi, "A is correct. C is also correct." gives AC:
+//     "also" adds to the previous verdict instead of replacing it.
+//     - "boxed": \boxed{C}, \fbox{C}, also inside $…$.
+//     - "weak-cue": "it is B.", "I think (B).", "I'd go with C.", "so, C.",
+//     "Therefore, A and C." These need upper-case letters that end their
+//     clause (end of line, . ! ? ; , : or "because"), so that "it is A good
+//     idea" does not count.
+//     A cue preceded within three words by "if", "whether", "suppose",
+//     "not", "wrong", "incorrect", … is skipped ("Let me check whether the
+//     answer is A"); so is a Chinese cue after 不/非/没.
+//  2. Simplified forms (group 2), "answer-colon": "Answer: A", "ANSWER: (C)",
+//     "**Answer:** B", "Final answer: A, C", "Correct option: D", "答案：B".
+//     Lower-case letters count.
+//  3. Isolated letters (group 3):
+//     - a line that holds nothing but a letter list: "D", "(B).", "A, C",
+//     "(A)(C)", "A and C", "AC", "**C**" ("markdown" when bold, else
+//     "isolated"); with multi, consecutive such lines are merged ("- A" /
+//     "- C" gives AC);
+//     - a letter list that ends its sentence and whose every letter is
+//     bracketed, bold or "option"-prefixed: "My pick is **C**.", "… so
+//     option B." ("markdown" or "isolated"); "rules out (B)." and other
+//     negated mentions are skipped;
+//     - "leading" (whole-reply scope only): the first line starts with a
+//     letter label, "B. Llama1 is designed …", "(C) …", "A, C: …", as short
+//     base-model replies do. Skipped when other lines also start with option
+//     labels, because then the reply is walking through the options.
+//  4. "option-text": the reply quotes an option's text (compared after
+//     lower-casing and collapsing punctuation, bounded by non-word
+//     characters). Text contained in a longer quoted option does not count.
+//     Single-answer: the option quoted last; multi: every option quoted. A
+//     reply that quotes every option is an echo of the question and counts as
+//     no match.
+//  5. "miss" (or "empty", see above): Letters is "" and Miss is true.
+//
+// # What counts as a letter
+//
+// A letter is one of the valid option letters standing alone as a word: "A
+// model is …", "Plan B's", "A-based", "A.I." and "vitamin C is" never count,
+// and after a cue a bare letter must be followed by punctuation, the end of
+// the line, a connecting word ("because", "and", "is", …) or, except for "A"
+// and "I", a capitalised word. Letters wrapped in (), [], **, $, quotes or
+// \boxed{} are unambiguous and need no such check. Letters outside the valid
+// set are ignored: "Answer: E" on an A–D question is a miss, "C, E" gives C.
+// A run of several valid letters ("AC", "ACD") counts as a multi-letter
+// answer when multi is set or the run is alone on its line, provided its
+// letters are in alphabetical order without repeats (answers are written
+// "ACD"; "BAD", "ADD" and "CAB" are words) and it is not an option's text (an
+// option may be the acronym "DC").
+//
+// A single-answer reply that names several letters ("A or B") keeps them
+// all, so strict scoring marks the hedge wrong rather than the extractor
+// picking one.
+package extract

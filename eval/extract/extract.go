@@ -1,0 +1,945 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/paperlens/paperlens/eval/mcq"
+)
+
+// Method names reported in Result.Method.
+const (
+	MethodAnswerIs    = "answer-is"
+	MethodIsCorrect   = "is-correct"
+	MethodBoxed       = "boxed"
+	MethodWeakCue     = "weak-cue"
+	MethodAnswerColon = "answer-colon"
+	MethodMarkdown    = "markdown"
+	MethodIsolated    = "isolated"
+	MethodLeading     = "leading"
+	MethodOptionText  = "option-text"
+	MethodMiss        = "miss"
+	MethodEmpty       = "empty"
+)
+
+// Result is what Extract found.
+type Result struct {
+	Letters string // sorted unique letters, e.g. "AC"; "" when nothing was found
+	Method  string // which rule matched (Method* constants)
+	Miss    bool   // nothing was found; scored as wrong
+}
+
+// Extract finds the chosen option letters in a reply. letters are the valid
+// options ("ABCD"); when empty they are taken from options, and failing that
+// A–J are assumed. options give the texts for the option-text fallback; multi
+// says whether several letters may be chosen (MA-MCQ). See the package
+// documentation for the rule order.
+func Extract(reply string, letters string, options []mcq.Option, multi bool) Result {
+	x := newExtractor(letters, options, multi)
+	text := prepare(reply)
+	if strings.TrimSpace(text) == "" {
+		return Result{Method: MethodEmpty, Miss: true}
+	}
+	lines := strings.Split(text, "\n")
+	last := len(lines) - 1
+	for last > 0 && strings.TrimSpace(lines[last]) == "" {
+		last--
+	}
+	// Scope 1: the last line; scope 2: the whole reply.
+	if m, ok := x.scope(lines[last], lines, last, false); ok {
+		return m.result()
+	}
+	if m, ok := x.scope(text, lines, 0, true); ok {
+		return m.result()
+	}
+	for _, s := range []string{lines[last], text} {
+		if mask, ok := x.optionText(s); ok {
+			return Result{Letters: maskString(mask), Method: MethodOptionText}
+		}
+	}
+	return Result{Method: MethodMiss, Miss: true}
+}
+
+// match is one candidate answer: its letters, where it ends (for "last match
+// wins") and the rule that found it.
+type match struct {
+	mask   uint32
+	end    int
+	method string
+}
+
+func (m match) result() Result { return Result{Letters: maskString(m.mask), Method: m.method} }
+
+// later reports whether m should replace best under "the last match wins";
+// on a tie the earlier-listed rule keeps it.
+func later(best *match, m match) bool { return best.method == "" || m.end > best.end }
+
+type extractor struct {
+	valid   uint32 // bit i set: letter 'A'+i is a valid option
+	multi   bool
+	options []normOption
+	optText map[string]bool // upper-cased option texts, to refuse "DC" when it is an option
+}
+
+type normOption struct {
+	bit  uint32
+	norm string
+}
+
+func newExtractor(letters string, options []mcq.Option, multi bool) *extractor {
+	x := &extractor{multi: multi, optText: map[string]bool{}}
+	x.valid = letterMask(letters)
+	if x.valid == 0 {
+		for _, o := range options {
+			x.valid |= letterMask(o.Letter)
+		}
+	}
+	if x.valid == 0 {
+		x.valid = letterMask("ABCDEFGHIJ")
+	}
+	for _, o := range options {
+		bit := letterMask(o.Letter)
+		if bit == 0 || bit&(bit-1) != 0 || bit&x.valid == 0 {
+			continue // not exactly one valid letter
+		}
+		t := strings.TrimSpace(norm.NFKC.String(o.Text))
+		if t == "" {
+			continue
+		}
+		x.optText[strings.ToUpper(t)] = true
+		x.options = append(x.options, normOption{bit: bit, norm: normText(t)})
+	}
+	return x
+}
+
+func letterMask(s string) uint32 {
+	var m uint32
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' {
+			m |= 1 << (r - 'A')
+		}
+	}
+	return m
+}
+
+func maskString(m uint32) string {
+	var b strings.Builder
+	for i := 0; i < 26; i++ {
+		if m&(1<<i) != 0 {
+			b.WriteByte(byte('A' + i))
+		}
+	}
+	return b.String()
+}
+
+// ---------------------------------------------------------------- preparation
+
+var (
+	thinkBlock = regexp.MustCompile(`(?is)<(think|thinking)>.*?</(?:think|thinking)>`)
+	thinkOpen  = regexp.MustCompile(`(?is)<(?:think|thinking)>.*$`)
+	thinkClose = regexp.MustCompile(`(?is)^.*</(?:think|thinking)>`)
+	quotes     = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`, "\r\n", "\n", "\r", "\n")
+)
+
+// prepare drops reasoning blocks and normalises the text.
+func prepare(reply string) string {
+	s := thinkBlock.ReplaceAllString(reply, "")
+	s = thinkClose.ReplaceAllString(s, "") // reasoning whose opening tag the API dropped
+	s = thinkOpen.ReplaceAllString(s, "")  // reasoning cut off before it closed: no answer given
+	s = norm.NFKC.String(s)
+	return quotes.Replace(s)
+}
+
+// ---------------------------------------------------------------- cues
+
+var (
+	// Group 1, "answer-is". The noun "answer" may stand alone; other nouns
+	// need an adjective so that "The options are: A) …" is not a cue.
+	answerIsRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:(?:final|correct|right|best|true|only|most\s+(?:likely|appropriate|accurate|plausible|reasonable))\s+)?answers?(?:\s+(?:to|for)\s+(?:this|the)(?:\s+\w+){0,2}?)?\s*(?:\*\*|__)?\s*(?:is|are|would\s+be|should\s+be|must\s+be|will\s+be|seems\s+to\s+be|appears\s+to\s+be)\b\s*(?:\*\*|__)?\s*:?`),
+		regexp.MustCompile(`(?i)\b(?:correct|right|best|true|valid|accurate|appropriate|final|chosen|selected)\s+(?:options?|choices?|statements?|selections?|letters?|ones?)\s*(?:\*\*|__)?\s*(?:is|are|would\s+be|should\s+be|must\s+be|will\s+be)\b\s*(?:\*\*|__)?\s*:?`),
+		regexp.MustCompile(`(?:最终|正确)?(?:的)?答案(?:应该|应当|应|就)?(?:是|为|選)\s*:?`),
+		regexp.MustCompile(`正确(?:的)?(?:选项|答案选项)(?:应该|应)?(?:是|为|有)\s*:?`),
+		regexp.MustCompile(`选择?\s*:?`),
+	}
+	// Group 1, "boxed".
+	boxedRe = regexp.MustCompile(`\\(?:boxed|fbox)\s*\{`)
+	// Group 1, "weak-cue": phrases that also introduce ordinary prose, so the
+	// letters after them must end their clause.
+	weakCueRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:it|that|this)(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+would\s+be|\s+has\s+to\s+be)\b`),
+		regexp.MustCompile(`(?i)\bI\s+(?:think|believe|guess|suspect|reckon|(?:would|'d|will|'ll)\s+say)\b(?:\s+(?:that\s+)?(?:it's|it\s+is))?`),
+		regexp.MustCompile(`(?i)\b(?:I|we)(?:'d|'ll|\s+would|\s+will|\s+should|\s+must|\s+can)?\s+(?:choose|select|pick|go\s+with|opt\s+for)\b`),
+		regexp.MustCompile(`(?i)\b(?:therefore|thus|hence|so|consequently|overall|finally|in\s+conclusion|in\s+summary)\b\s*[,:]?`),
+	}
+	// Group 1, "is-correct": the letters come before the verdict.
+	isCorrectRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9])((?i:options?\s+|choices?\s+|statements?\s+|both\s+)?[(\[*]*[A-Z][)\]*]*(?:(?:\s*[,;/&、]\s*(?i:and\s+|or\s+)?|\s+(?i:and|or)\s+|\s+)[(\[*]*[A-Z][)\]*]*)*)\s+(?i:is|are)\s+((?i:both|all|also|indeed|definitely|clearly)\s+)?(?i:the\s+)?(?i:(?:correct|right|true|accurate|valid)\b|(?:(?:correct|right|best|final|most\s+\w+)\s+)?answers?\b|(?:correct|right|best|most\s+\w+)\s+(?:options?|choices?)\b)`)
+	// Group 2, "answer-colon".
+	answerColonRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:(?:final|correct|right|my|the)\s+)*answers?\s*(?:\*\*|__)?\s*[:=]`),
+		regexp.MustCompile(`(?i)\b(?:correct|right|final|selected|chosen|my)\s+(?:options?|choices?|letters?|selections?)\s*(?:\*\*|__)?\s*[:=]`),
+		regexp.MustCompile(`(?i)\bans\s*[:.]`),
+		regexp.MustCompile(`(?:最终|正确)?答案\s*[:=]`),
+		regexp.MustCompile(`(?:正确|最终)选项\s*[:=]`),
+	}
+	// optionLabelLine spots lines that start with an option label, to tell a
+	// walk through the options from a reply that opens with its answer.
+	optionLabelLine = regexp.MustCompile(`^\s*(?:[-*•>]\s+)?(?:\*\*)?[(\[]?([A-Z])(?:\*\*)?[.):\]](?:\s|\*|$)`)
+)
+
+// negators make a following cue hypothetical or negative.
+var negators = map[string]bool{
+	"if": true, "whether": true, "suppose": true, "supposing": true, "assume": true, "assuming": true,
+	"unless": true, "not": true, "never": true, "wrong": true, "incorrect": true, "false": true,
+	"invalid": true, "bad": true, "doubt": true, "isn't": true, "wasn't": true, "isnt": true,
+	"except": true, "excluding": true, "exclude": true, "excludes": true, "eliminate": true,
+	"eliminates": true, "eliminating": true, "out": true, "than": true, "against": true,
+}
+
+// negated reports whether one of the three words before i negates the cue.
+func negated(s string, i int) bool {
+	j := i
+	for w := 0; w < 3; w++ {
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '*') {
+			j--
+		}
+		k := j
+		for k > 0 && (isASCIIAlnum(s[k-1]) || s[k-1] == '\'') {
+			k--
+		}
+		if k == j {
+			return false // punctuation or start: the clause began here
+		}
+		if negators[strings.ToLower(s[k:j])] {
+			return true
+		}
+		j = k
+	}
+	return false
+}
+
+// negatedCJK reports whether a Chinese cue at i is preceded by a negation.
+func negatedCJK(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r == '不' || r == '非' || r == '没'
+}
+
+// ---------------------------------------------------------------- scopes
+
+// scope tries groups 1–3 on s. lines and from locate s for the line-based
+// rules: the last line is lines[from]; the whole reply is lines[0:].
+func (x *extractor) scope(s string, lines []string, from int, whole bool) (match, bool) {
+	if m, ok := x.standard(s); ok {
+		return m, true
+	}
+	if m, ok := x.simplified(s); ok {
+		return m, true
+	}
+	return x.isolated(lines, from, whole)
+}
+
+// standard is group 1.
+func (x *extractor) standard(s string) (match, bool) {
+	var best match
+	loose := parseOpts{lower: true, concat: x.multi, term: termLoose}
+	for _, re := range answerIsRes {
+		for _, loc := range re.FindAllStringIndex(s, -1) {
+			if negated(s, loc[0]) || negatedCJK(s, loc[0]) {
+				continue
+			}
+			if mask, end, ok := x.list(s, loc[1], loose); ok {
+				if m := (match{mask, end, MethodAnswerIs}); later(&best, m) {
+					best = m
+				}
+			}
+		}
+	}
+	var chain uint32
+	for _, sub := range isCorrectRe.FindAllStringSubmatchIndex(s, -1) {
+		start, stop := sub[2], sub[3]
+		seg := strings.TrimRight(s[start:stop], " \t")
+		toks := x.scan(seg, 0, parseOpts{concat: x.multi, term: termLoose})
+		if len(toks) == 0 || toks[len(toks)-1].end != len(seg) {
+			continue // the regex's letter list is looser than a real one
+		}
+		mask := toks[len(toks)-1].mask
+		// "A is correct. C is also correct." names two answers; without
+		// "also" a later verdict replaces the earlier one.
+		if x.multi && sub[4] >= 0 && strings.EqualFold(strings.TrimSpace(s[sub[4]:sub[5]]), "also") {
+			mask |= chain
+		}
+		chain = mask
+		if m := (match{mask, start + len(seg), MethodIsCorrect}); later(&best, m) {
+			best = m
+		}
+	}
+	for _, loc := range boxedRe.FindAllStringIndex(s, -1) {
+		if mask, end, ok := x.list(s, loc[1], parseOpts{lower: true, concat: true, term: termLoose, boxed: true}); ok {
+			if m := (match{mask, end, MethodBoxed}); later(&best, m) {
+				best = m
+			}
+		}
+	}
+	for _, re := range weakCueRes {
+		for _, loc := range re.FindAllStringIndex(s, -1) {
+			if negated(s, loc[0]) {
+				continue
+			}
+			if mask, end, ok := x.list(s, loc[1], parseOpts{concat: x.multi, term: termClause}); ok {
+				if m := (match{mask, end, MethodWeakCue}); later(&best, m) {
+					best = m
+				}
+			}
+		}
+	}
+	return best, best.method != ""
+}
+
+// simplified is group 2.
+func (x *extractor) simplified(s string) (match, bool) {
+	var best match
+	for _, re := range answerColonRes {
+		for _, loc := range re.FindAllStringIndex(s, -1) {
+			if negated(s, loc[0]) || negatedCJK(s, loc[0]) {
+				continue
+			}
+			if mask, end, ok := x.list(s, loc[1], parseOpts{lower: true, concat: x.multi, term: termLoose, newline: true}); ok {
+				if m := (match{mask, end, MethodAnswerColon}); later(&best, m) {
+					best = m
+				}
+			}
+		}
+	}
+	return best, best.method != ""
+}
+
+// isolated is group 3 over lines[from:], plus the leading-label rule on the
+// whole reply.
+func (x *extractor) isolated(lines []string, from int, whole bool) (match, bool) {
+	var best match
+	offset := 0
+	for i := 0; i < from; i++ {
+		offset += len(lines[i]) + 1
+	}
+	// run holds the letters of the consecutive letter-only lines just before
+	// line i, merged for multi ("- A" / "- C").
+	var run uint32
+	if x.multi {
+		for j := from - 1; j >= 0; j-- {
+			prev, _, ok := x.lineOnly(lines[j])
+			if !ok {
+				break
+			}
+			run |= prev
+		}
+	}
+	for i := from; i < len(lines); i++ {
+		line := lines[i]
+		if mask, bold, ok := x.lineOnly(line); ok {
+			if x.multi {
+				mask |= run
+				run = mask
+			}
+			m := match{mask, offset + len(line), MethodIsolated}
+			if bold {
+				m.method = MethodMarkdown
+			}
+			if later(&best, m) {
+				best = m
+			}
+		} else {
+			run = 0
+			for _, m := range x.marked(line) {
+				m.end += offset
+				if later(&best, m) {
+					best = m
+				}
+			}
+		}
+		offset += len(line) + 1
+	}
+	if best.method == "" && whole {
+		return x.leading(lines)
+	}
+	return best, best.method != ""
+}
+
+// stripMarkers removes list bullets and heading marks that precede a line's
+// content ("- A", "> B", "## C").
+func stripMarkers(line string) string {
+	s := strings.TrimSpace(line)
+	for {
+		t := s
+		for _, p := range []string{"- ", "• ", "> ", "* ", "+ ", "•", ">"} {
+			t = strings.TrimPrefix(t, p)
+		}
+		t = strings.TrimLeft(t, "#")
+		t = strings.TrimSpace(t)
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// lineOnly reports whether a line holds nothing but a letter list.
+func (x *extractor) lineOnly(line string) (uint32, bool, bool) {
+	s := stripMarkers(line)
+	if s == "" {
+		return 0, false, false
+	}
+	toks := x.scan(s, 0, parseOpts{lower: true, concat: true, term: termLoose})
+	if len(toks) == 0 {
+		return 0, false, false
+	}
+	t := toks[len(toks)-1]
+	if strings.Trim(s[t.end:], " \t.。!！:;") != "" {
+		return 0, false, false
+	}
+	bold := false
+	for _, tk := range toks {
+		bold = bold || tk.bold
+	}
+	return t.mask, bold, true
+}
+
+// marked finds letter lists that are bracketed, bold, boxed or introduced by
+// "option", and that end their sentence.
+func (x *extractor) marked(line string) []match {
+	var out []match
+	o := parseOpts{concat: x.multi, term: termSentence, needMark: true}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '(' && c != '[' && c != '*' && c != '_' && c != '\\' && c != '$' && c != 'o' && c != 'O' && c != 'c' && c != 'C' && c != '"' && c != '\'' {
+			continue
+		}
+		if i > 0 && isASCIIAlnum(line[i-1]) {
+			continue
+		}
+		toks := x.scan(line, i, o)
+		if len(toks) == 0 {
+			continue
+		}
+		if negated(line, i) {
+			i = toks[len(toks)-1].end - 1
+			continue // "rules out (B)."
+		}
+		for k := len(toks) - 1; k >= 0; k-- {
+			if x.terminated(line, toks[k], o.term) {
+				m := match{toks[k].mask, toks[k].end, MethodIsolated}
+				for _, tk := range toks[:k+1] {
+					if tk.bold {
+						m.method = MethodMarkdown
+					}
+				}
+				out = append(out, m)
+				break
+			}
+		}
+		i = toks[len(toks)-1].end - 1 // never rescan inside a list: keeps this linear
+	}
+	return out
+}
+
+// leading is the label rule: the reply opens with "B. …", "(C) …", "A, C: …".
+func (x *extractor) leading(lines []string) (match, bool) {
+	first := -1
+	labels := map[string]bool{}
+	offset, firstOff := 0, 0
+	for i, l := range lines {
+		if first < 0 && strings.TrimSpace(l) != "" {
+			first, firstOff = i, offset
+		}
+		if m := optionLabelLine.FindStringSubmatch(l); m != nil {
+			labels[m[1]] = true
+		}
+		offset += len(l) + 1
+	}
+	if first < 0 || len(labels) > 1 {
+		return match{}, false // blank, or a walk through the options
+	}
+	line := lines[first]
+	s := stripMarkers(line)
+	skip := strings.Index(line, s)
+	toks := x.scan(s, 0, parseOpts{concat: x.multi, term: termLoose})
+	for k := len(toks) - 1; k >= 0; k-- {
+		t := toks[k]
+		if t.closed || t.end == len(s) || isLabelPunct(s, t.end) {
+			return match{t.mask, firstOff + skip + t.end, MethodLeading}, true
+		}
+	}
+	return match{}, false
+}
+
+func isLabelPunct(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	switch r {
+	case '.':
+		return i+1 >= len(s) || !isASCIIAlnum(s[i+1])
+	case ')', ']', ':', '-', '–', '—', '、':
+		return true
+	}
+	return false
+}
+
+// ---------------------------------------------------------------- option text
+
+// normText lower-cases s and turns every run of non-letters/digits into one
+// space, so "OPT-1.3B" and "opt 1.3b" compare equal.
+func normText(s string) string {
+	var b strings.Builder
+	space := true
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+const maxOccurrences = 32
+
+type occurrence struct {
+	bit        uint32
+	start, end int
+}
+
+// optionText finds options whose text the reply quotes.
+func (x *extractor) optionText(s string) (uint32, bool) {
+	n := normText(s)
+	if n == "" || len(x.options) == 0 {
+		return 0, false
+	}
+	var occ []occurrence
+	for _, o := range x.options {
+		if utf8.RuneCountInString(o.norm) < 2 {
+			continue // a one-character option would match anywhere
+		}
+		var mine []occurrence
+		for i := 0; i <= len(n)-len(o.norm); {
+			j := strings.Index(n[i:], o.norm)
+			if j < 0 {
+				break
+			}
+			st, en := i+j, i+j+len(o.norm)
+			if bounded(n, st, en) {
+				mine = append(mine, occurrence{o.bit, st, en})
+			}
+			i = st + 1
+		}
+		// The last few occurrences decide; keeping all of them would make
+		// the containment test below quadratic on repetitive replies.
+		if len(mine) > maxOccurrences {
+			mine = mine[len(mine)-maxOccurrences:]
+		}
+		occ = append(occ, mine...)
+	}
+	var mask, lastBit uint32
+	lastEnd := -1
+	for i, a := range occ {
+		inside := false
+		for j, b := range occ {
+			if i != j && a.bit != b.bit && b.start <= a.start && a.end <= b.end && b.end-b.start > a.end-a.start {
+				inside = true // "Paris" within "Paris, France"
+				break
+			}
+		}
+		if inside {
+			continue
+		}
+		mask |= a.bit
+		if a.end > lastEnd {
+			lastEnd, lastBit = a.end, a.bit
+		}
+	}
+	if mask == 0 {
+		return 0, false
+	}
+	var all uint32
+	for _, o := range x.options {
+		all |= o.bit
+	}
+	if mask == all && len(x.options) >= 2 {
+		return 0, false // every option quoted: the reply restates the question
+	}
+	if !x.multi {
+		return lastBit, true
+	}
+	return mask, true
+}
+
+// bounded reports whether n[st:en] is not part of a longer word.
+func bounded(n string, st, en int) bool {
+	if st > 0 {
+		prev, _ := utf8.DecodeLastRuneInString(n[:st])
+		first, _ := utf8.DecodeRuneInString(n[st:])
+		if prev != ' ' && !isCJK(prev) && !isCJK(first) {
+			return false
+		}
+	}
+	if en < len(n) {
+		next, _ := utf8.DecodeRuneInString(n[en:])
+		last, _ := utf8.DecodeLastRuneInString(n[:en])
+		if next != ' ' && !isCJK(next) && !isCJK(last) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---------------------------------------------------------------- letter lists
+
+type termRule int
+
+const (
+	termLoose    termRule = iota // after a strong cue: anything but prose continuing the letter
+	termClause                   // weak cue: the clause ends (. ! ? ; , : or "because")
+	termSentence                 // isolated marked letter: the sentence ends
+)
+
+type parseOpts struct {
+	lower    bool     // accept lower-case letters
+	concat   bool     // accept runs such as "AC"
+	term     termRule // how the list must end
+	newline  bool     // the first letter may be on a following line ("Answer:\n\nC")
+	needMark bool     // every letter must be bracketed/bold/boxed or follow "option"
+	boxed    bool     // inside \boxed{: the letters are marked
+}
+
+// tok is the list parsed so far, up to and including one letter token.
+type tok struct {
+	mask   uint32 // letters up to here
+	end    int    // just after the token and its closing marks
+	run    string // the token's letters as written
+	closed bool   // closing marks followed the letter: ")", "**", "}", "$", …
+	bold   bool
+}
+
+// list parses a letter list at i and returns the longest prefix that ends
+// acceptably.
+func (x *extractor) list(s string, i int, o parseOpts) (uint32, int, bool) {
+	toks := x.scan(s, i, o)
+	for k := len(toks) - 1; k >= 0; k-- {
+		if k > 0 && newSubject(s, toks[k].end) {
+			continue // "The answer is A, B is wrong": B starts a new clause
+		}
+		if x.terminated(s, toks[k], o.term) {
+			return toks[k].mask, toks[k].end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// newSubject reports whether a singular verb follows position i, which makes
+// the letter before it the subject of a new clause rather than the last item
+// of a list.
+func newSubject(s string, i int) bool {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	switch strings.ToLower(asciiWord(s, i)) {
+	case "is", "was", "seems", "appears", "has", "does", "looks":
+		return true
+	}
+	return false
+}
+
+var firstFillers = map[string]bool{
+	"option": true, "options": true, "choice": true, "choices": true, "letter": true, "letters": true,
+	"statement": true, "statements": true, "both": true, "likely": true, "probably": true, "clearly": true,
+	"definitely": true, "actually": true, "indeed": true, "therefore": true, "thus": true, "then": true,
+	"just": true, "only": true, "still": true, "simply": true, "obviously": true, "hence": true,
+	"either": true,
+}
+
+var laterFillers = map[string]bool{"option": true, "options": true, "choice": true, "choices": true, "statement": true, "statements": true}
+
+var openers = []string{`\boxed{`, `\fbox{`, `\textbf{`, `\textit{`, `\text{`, `\mathrm{`, `\mathbf{`, `\(`, `\[`, "**", "__", "*", "`", "$", "(", "[", "{", "【", "「", `"`, "'", "<"}
+var closers = []string{"**", "__", "*", "`", "$", `\)`, `\]`, "}", ")", "]", "】", "」", `"`, "'", ">"}
+
+// scan reads letter tokens at i separated by commas, "and", "or", "、", …
+// and returns the list after each token.
+func (x *extractor) scan(s string, i int, o parseOpts) []tok {
+	var out []tok
+	var mask uint32
+	pos := i
+	for n := 0; n < 64; n++ {
+		p := pos
+		if n > 0 {
+			p = separator(s, p)
+		}
+		t, ok := x.token(s, p, o, n == 0)
+		if !ok {
+			break
+		}
+		mask |= t.mask
+		t.mask = mask
+		out = append(out, t)
+		pos = t.end
+	}
+	return out
+}
+
+// separator skips what may stand between two letters of a list.
+func separator(s string, p int) int {
+	for {
+		q := p
+		for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+			q++
+		}
+		switch {
+		case q < len(s) && strings.IndexByte(",;/&+", s[q]) >= 0:
+			q++
+		case strings.HasPrefix(s[q:], "、"):
+			q += len("、")
+		case strings.HasPrefix(s[q:], "和"), strings.HasPrefix(s[q:], "与"), strings.HasPrefix(s[q:], "及"), strings.HasPrefix(s[q:], "或"):
+			q += 3
+		case strings.HasPrefix(s[q:], "以及"):
+			q += 6
+		default:
+			if w := asciiWord(s, q); w == "and" || w == "or" || w == "plus" {
+				q += len(w)
+			}
+		}
+		if q == p {
+			return p
+		}
+		p = q
+	}
+}
+
+// token reads one letter token at i: fillers ("option"), opening marks,
+// the letter(s), closing marks.
+func (x *extractor) token(s string, i int, o parseOpts, first bool) (tok, bool) {
+	k := i
+	skipSpace := func() {
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || (first && o.newline && (s[k] == '\n' || s[k] == '\r'))) {
+			k++
+		}
+	}
+	skipSpace()
+	marked := o.boxed
+	fillers := laterFillers
+	if first {
+		fillers = firstFillers
+	}
+	for n := 0; n < 3; n++ {
+		w := asciiWord(s, k)
+		if !fillers[strings.ToLower(w)] || k+len(w) >= len(s) || (s[k+len(w)] != ' ' && s[k+len(w)] != '\t') {
+			break
+		}
+		if lw := strings.ToLower(w); strings.HasPrefix(lw, "option") || strings.HasPrefix(lw, "choice") {
+			marked = true
+		}
+		k += len(w)
+		skipSpace()
+	}
+	bold := false
+	// At most a few opening marks ("$\boxed{\text{(" is four): a long run of
+	// "*" or "(" is not a wrapped letter, and scanning it from every position
+	// would be quadratic.
+	for n, opened := 0, true; opened && n < 6; n++ {
+		opened = false
+		for _, op := range openers {
+			if strings.HasPrefix(s[k:], op) {
+				k += len(op)
+				bold = bold || op == "**" || op == "__"
+				opened = true
+				break
+			}
+		}
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') && opened {
+			k++
+		}
+	}
+	if k >= len(s) {
+		return tok{}, false
+	}
+	if k > 0 {
+		if prev, _ := utf8.DecodeLastRuneInString(s[:k]); isWordRune(prev) && !isCJK(prev) {
+			return tok{}, false // "xA": part of a word ("答案是B" is fine: Chinese has no spaces)
+		}
+	}
+	j := k
+	for j < len(s) && isASCIIAlnum(s[j]) {
+		j++
+	}
+	if j == k {
+		return tok{}, false
+	}
+	run := s[k:j]
+	mask, ok := x.runMask(run, o)
+	if !ok {
+		return tok{}, false
+	}
+	if j < len(s) {
+		c := s[j]
+		switch {
+		case (c == '\'' || c == '-' || c == '.') && j+1 < len(s) && isASCIIAlnum(s[j+1]):
+			return tok{}, false // "A's", "A-based", "A.I."
+		case c >= utf8.RuneSelf:
+			if r, _ := utf8.DecodeRuneInString(s[j:]); isWordRune(r) && !isCJK(r) {
+				return tok{}, false
+			}
+		}
+	}
+	closed := false
+	for {
+		q := j
+		for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+			q++
+		}
+		hit := false
+		for _, c := range closers {
+			if strings.HasPrefix(s[q:], c) {
+				j = q + len(c)
+				closed, hit = true, true
+				bold = bold || c == "**" || c == "__"
+				break
+			}
+		}
+		if !hit {
+			break
+		}
+	}
+	if o.needMark && !marked && !closed {
+		return tok{}, false
+	}
+	return tok{mask: mask, end: j, run: run, closed: closed, bold: bold}, true
+}
+
+// runMask turns a run of ASCII letters/digits into option letters, or
+// refuses it.
+func (x *extractor) runMask(run string, o parseOpts) (uint32, bool) {
+	if len(run) == 1 {
+		c := run[0]
+		if o.lower && c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c < 'A' || c > 'Z' {
+			return 0, false
+		}
+		bit := uint32(1) << (c - 'A')
+		return bit, bit&x.valid != 0
+	}
+	if !o.concat || len(run) > 26 || x.optText[strings.ToUpper(run)] {
+		return 0, false
+	}
+	if o.lower && strings.ToLower(run) == run {
+		run = strings.ToUpper(run) // "answer: ac"
+	}
+	var m uint32
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		if c < 'A' || c > 'Z' {
+			return 0, false
+		}
+		bit := uint32(1) << (c - 'A')
+		if bit&x.valid == 0 || bit <= m {
+			// Answers are written in order ("ACD"); a run out of order or
+			// repeating a letter is a word ("BAD", "ADD", "CAB").
+			return 0, false
+		}
+		m |= bit
+	}
+	return m, true
+}
+
+// connectors may follow an answer letter in prose without making it a word
+// ("the answer is A because …", "C and D", "A is correct"). Words that follow
+// the article "a" ("given", "rather", "one", "new", …) are left out.
+var connectors = map[string]bool{
+	"because": true, "since": true, "as": true, "and": true, "or": true, "is": true, "are": true,
+	"was": true, "were": true, "which": true, "for": true, "due": true, "with": true, "from": true,
+	"here": true, "there": true, "only": true, "alone": true, "both": true, "respectively": true,
+	"seems": true, "appears": true, "fits": true, "matches": true, "correctly": true, "according": true,
+	"based": true, "in": true, "on": true, "at": true, "by": true, "then": true, "too": true, "also": true,
+	"not": true, "but": true, "whereas": true, "although": true, "though": true, "instead": true,
+	"option": true, "options": true, "choice": true, "that": true, "so": true, "hence": true,
+	"therefore": true, "thus": true, "if": true, "should": true, "would": true, "must": true,
+}
+
+var clauseConnectors = map[string]bool{"because": true, "since": true, "as": true}
+
+// terminated reports whether the list ending with t may end here.
+func (x *extractor) terminated(s string, t tok, rule termRule) bool {
+	q := t.end
+	for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
+		q++
+	}
+	if q >= len(s) || s[q] == '\n' || s[q] == '\r' {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[q:])
+	if sentenceEnd(s, q) {
+		return true
+	}
+	if rule == termSentence {
+		return false
+	}
+	if isCJK(r) {
+		return true
+	}
+	if rule == termClause {
+		if strings.ContainsRune(",:)]，：、\"'", r) {
+			return true
+		}
+		return clauseConnectors[strings.ToLower(asciiWord(s, q))]
+	}
+	if !isWordRune(r) {
+		return r != '.' // "." here is "A.x", not a sentence end
+	}
+	if t.closed {
+		return true // "(A) A model …": the bracket settles it
+	}
+	w := asciiWord(s, q)
+	if w == "" {
+		return false // digit or non-ASCII letter
+	}
+	if connectors[strings.ToLower(w)] {
+		return true
+	}
+	// "The answer is C The …" is a letter; "A Bayesian …" is an article.
+	upperTok := t.run[0] >= 'A' && t.run[0] <= 'Z'
+	return w[0] >= 'A' && w[0] <= 'Z' && upperTok && t.run != "A" && t.run != "I"
+}
+
+// sentenceEnd reports whether s[q] ends a sentence.
+func sentenceEnd(s string, q int) bool {
+	switch r, _ := utf8.DecodeRuneInString(s[q:]); r {
+	case '.':
+		return q+1 >= len(s) || !isASCIIAlnum(s[q+1])
+	case '!', '?', ';', '。', '！', '？', '；', '…':
+		return true
+	}
+	return false
+}
+
+// ---------------------------------------------------------------- characters
+
+func isASCIIAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+// asciiWord returns the run of ASCII letters (and apostrophes inside) at i.
+func asciiWord(s string, i int) string {
+	j := i
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || (s[j] == '\'' && j > i && j+1 < len(s) && isASCIIAlnum(s[j+1]))) {
+		j++
+	}
+	return s[i:j]
+}

@@ -1,0 +1,261 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/eval/assemble"
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/prompts"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/model"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/evidence"
+)
+
+// Retrievers hands out retrievers by name (an *index.Index does).
+type Retrievers interface {
+	Retriever(name string) (retrieve.Retriever, error)
+}
+
+// builder assembles each question's prompt for a mode. Retrieval does not
+// depend on the run, so it is done once per question and mode.
+type builder struct {
+	cfg     Config
+	st      *corpus.Store
+	ix      Retrievers
+	prompts *prompts.Set
+
+	mu        sync.Mutex
+	papers    map[string]paperInfo
+	retrieved map[string][]retrieve.Hit
+	// builds caches each question's prompt per mode: it does not depend on
+	// the run, so repeated runs reuse it.
+	builds map[string]built
+}
+
+type paperInfo struct {
+	text     string
+	tokens   int
+	ordinals map[string]int
+	err      error
+}
+
+// built is a question's prompt under one mode.
+type built struct {
+	messages  []model.Message
+	context   []ContextItem
+	tokens    int
+	cuts      []assemble.Cut
+	truncated int
+	recall    *float64
+	snippets  []string // texts of the retrieved passages, for IR and inspection
+	hits      []retrieve.Hit
+}
+
+func (b *builder) paper(id string) paperInfo {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p, ok := b.papers[id]; ok {
+		return p
+	}
+	var p paperInfo
+	if b.st == nil {
+		p.err = fmt.Errorf("no corpus")
+	} else if text, err := b.st.Text(id); err != nil {
+		p.err = fmt.Errorf("paper %q is not in the corpus: ingest it, or use a dataset file that carries paper_content", id)
+	} else {
+		p.text = text
+		p.tokens = tokens.Count(text)
+		p.ordinals = map[string]int{}
+		if ps, err := b.st.Passages(id); err == nil {
+			for _, x := range ps {
+				p.ordinals[x.PassageID] = x.Ordinal
+			}
+		}
+	}
+	b.papers[id] = p
+	return p
+}
+
+// retrieve runs (once) the mode's retriever for a question.
+func (b *builder) retrieve(ctx context.Context, q bench.Question, name string) ([]retrieve.Hit, error) {
+	cacheKey := q.ID + "\x00" + name
+	b.mu.Lock()
+	if h, ok := b.retrieved[cacheKey]; ok {
+		b.mu.Unlock()
+		return h, nil
+	}
+	b.mu.Unlock()
+	if b.ix == nil {
+		return nil, fmt.Errorf("mode needs the retrieval index, which is not open")
+	}
+	r, err := b.ix.Retriever(name)
+	if err != nil {
+		return nil, err
+	}
+	stem, opts := q.MCQ.Stem, q.MCQ.OptionLines()
+	if stem == "" {
+		stem = q.Text
+	}
+	texts, err := retrieve.QueryTexts(retrieve.QueryForm(b.cfg.QueryForm), stem, opts)
+	if err != nil {
+		return nil, err
+	}
+	var hits []retrieve.Hit
+	if len(texts) == 1 {
+		hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: b.cfg.K})
+	} else {
+		hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts, retrieve.Query{PaperID: q.PaperID, K: b.cfg.K}, 0, 0, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("retrieve (%s): %w", name, err)
+	}
+	b.mu.Lock()
+	b.retrieved[cacheKey] = hits
+	b.mu.Unlock()
+	return hits, nil
+}
+
+func (b *builder) questionTemplate() string {
+	if b.cfg.Bench == "lpfqa" {
+		return "lpfqa_answer"
+	}
+	return "mcq_" + b.cfg.Paradigm
+}
+
+func contextTemplate(s modeSpec) string {
+	switch {
+	case s.oracle:
+		return "context_oracle"
+	case s.web && s.paper:
+		return "context_full_web"
+	case s.web:
+		return "context_web"
+	case s.paper && s.retriever != "":
+		return "context_full_rag"
+	case s.retriever != "":
+		return "context_rag"
+	case s.paper:
+		return "context_full"
+	}
+	return ""
+}
+
+// render builds the prompt text from the context parts.
+func (b *builder) render(q bench.Question, spec modeSpec, paper string, snips []assemble.Snippet) (string, error) {
+	ctxText := ""
+	if name := contextTemplate(spec); name != "" {
+		cd := prompts.ContextData{Paper: paper, Evidence: q.Evidence}
+		for _, s := range snips {
+			cd.Passages = append(cd.Passages, prompts.Passage{ID: s.ID, Rank: s.Rank, Score: s.Score, Text: s.Text})
+		}
+		var err error
+		if ctxText, err = b.prompts.Render(name, cd); err != nil {
+			return "", err
+		}
+	}
+	return b.prompts.Render(b.questionTemplate(), prompts.MCQData{
+		Question: q.Text, Stem: q.MCQ.Stem, Options: q.MCQ.Options, Type: q.Type,
+		Multi: q.Type == "MA-MCQ", Context: ctxText,
+	})
+}
+
+// build returns the prompt of a question under a mode, assembling it once.
+func (b *builder) build(ctx context.Context, q bench.Question, mode string) (built, error) {
+	k := q.ID + "\x00" + mode
+	b.mu.Lock()
+	if bt, ok := b.builds[k]; ok {
+		b.mu.Unlock()
+		return bt, nil
+	}
+	b.mu.Unlock()
+	bt, err := b.assemble(ctx, q, mode)
+	if err == nil {
+		b.mu.Lock()
+		if b.builds == nil {
+			b.builds = map[string]built{}
+		}
+		b.builds[k] = bt
+		b.mu.Unlock()
+	}
+	return bt, err
+}
+
+// assemble builds the prompt of a question under a mode, within the budget.
+func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (built, error) {
+	spec, err := specOf(mode)
+	if err != nil {
+		return built{}, err
+	}
+	var out built
+	var paper string
+	paperTokens := 0
+	if spec.paper {
+		p := b.paper(q.PaperID)
+		if p.err != nil {
+			return out, p.err
+		}
+		paper, paperTokens = p.text, p.tokens
+	}
+	var snips []assemble.Snippet
+	switch {
+	case spec.web:
+		return out, fmt.Errorf("mode %s needs web retrieval, which this build does not have yet", mode)
+	case spec.oracle:
+		if strings.TrimSpace(q.Evidence) == "" {
+			return out, fmt.Errorf("mode oracle needs gold evidence, and this question has none")
+		}
+		snips = []assemble.Snippet{{ID: "gold", Rank: 1, Ordinal: -1, Text: q.Evidence}}
+		one := 1.0
+		out.recall = &one
+	case spec.retriever != "":
+		hits, err := b.retrieve(ctx, q, spec.retriever)
+		if err != nil {
+			return out, err
+		}
+		p := b.paper(q.PaperID)
+		for _, h := range hits {
+			ord := -1
+			if o, ok := p.ordinals[h.PassageID]; ok {
+				ord = o
+			}
+			snips = append(snips, assemble.Snippet{ID: h.PassageID, Rank: h.Rank, Score: h.Score, Ordinal: ord, Text: h.Text})
+			out.context = append(out.context, ContextItem{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score, Retriever: spec.retriever})
+			out.snippets = append(out.snippets, h.Text)
+		}
+		out.hits = hits
+		if strings.TrimSpace(q.Evidence) != "" {
+			g := evidence.ParseGold(q.Evidence, evidence.Options{})
+			if !g.Empty() {
+				r := g.Score(out.snippets).RecallAt(len(out.snippets))
+				out.recall = &r
+			}
+		}
+	}
+	// The fixed part of the prompt: everything but paper and snippet text.
+	empty := make([]assemble.Snippet, len(snips))
+	for i, s := range snips {
+		empty[i] = assemble.Snippet{ID: s.ID, Rank: s.Rank, Score: s.Score}
+	}
+	skeleton, err := b.render(q, spec, "", empty)
+	if err != nil {
+		return out, err
+	}
+	fixed := tokens.Count(skeleton)
+	fit := assemble.Fit(assemble.Input{Paper: paper, Snippets: snips, Order: b.cfg.Order, Available: b.cfg.Budget - b.cfg.MaxTokens - fixed, PaperTokens: paperTokens})
+	text, err := b.render(q, spec, fit.Paper, fit.Snippets)
+	if err != nil {
+		return out, err
+	}
+	out.messages = []model.Message{{Role: "user", Content: text}}
+	out.tokens = fixed + fit.Tokens
+	out.cuts, out.truncated = fit.Cuts, fit.CutTokens
+	if fit.OverBudget {
+		return out, fmt.Errorf("the prompt does not fit --budget %d even with the paper cut (fixed part %d tokens, answer %d): raise --budget", b.cfg.Budget, fixed, b.cfg.MaxTokens)
+	}
+	return out, nil
+}

@@ -1,0 +1,130 @@
+package run
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/paperlens/paperlens/eval/assemble"
+	"github.com/paperlens/paperlens/model"
+)
+
+// ContextItem is one passage (or web page, or gold excerpt) a question got.
+type ContextItem struct {
+	PassageID string  `json:"passage_id"`
+	Rank      int     `json:"rank"`
+	Score     float64 `json:"score"`
+	Retriever string  `json:"retriever,omitempty"`
+}
+
+// Record is one question under one mode and run (fixed JSON: scripts read it).
+type Record struct {
+	QuestionID      string        `json:"question_id"`
+	PaperID         string        `json:"paper_id"`
+	Mode            string        `json:"mode"`
+	Run             int           `json:"run"`
+	Model           string        `json:"model"`
+	Paradigm        string        `json:"paradigm"`
+	Context         []ContextItem `json:"context"`
+	PromptTokens    int           `json:"prompt_tokens"`
+	TruncatedTokens int           `json:"truncated_tokens"`
+	Output          string        `json:"output"`
+	Reasoning       string        `json:"reasoning"`
+	Extracted       string        `json:"extracted"`
+	Gold            string        `json:"gold"`
+	Correct         bool          `json:"correct"`
+	Error           string        `json:"error"`
+	LatencyMS       int64         `json:"latency_ms"`
+	Usage           model.Usage   `json:"usage"`
+	// Beyond the fixed fields: what the inspector and reports use.
+	QuestionType string            `json:"question_type"`
+	Breakdown    map[string]string `json:"breakdown,omitempty"`
+	Method       string            `json:"extraction,omitempty"` // which extraction rule matched
+	Miss         bool              `json:"miss"`                 // no answer could be extracted
+	Score        *float64          `json:"score,omitempty"`      // judge score or ROUGE-L for short answers
+	ScoreKind    string            `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
+	Cuts         []assemble.Cut    `json:"cuts,omitempty"`
+	Recall       *float64          `json:"evidence_recall,omitempty"` // share of gold evidence in the context
+	Cached       bool              `json:"cached"`
+	Attempts     int               `json:"attempts,omitempty"`
+}
+
+// key identifies a unit of work.
+type key struct {
+	q    string
+	mode string
+	run  int
+}
+
+func (r Record) key() key { return key{r.QuestionID, r.Mode, r.Run} }
+
+// writer appends records to results.jsonl, one write per record, so a run
+// killed at any moment keeps every record it finished.
+type writer struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func openWriter(path string) (*writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open results: %w", err)
+	}
+	return &writer{f: f}, nil
+}
+
+func (w *writer) write(r Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err = w.f.Write(b)
+	return err
+}
+
+func (w *writer) Close() error { return w.f.Close() }
+
+// ReadResults reads a results file; later records for the same question,
+// mode and run replace earlier ones (a rerun retries errors). A line cut off
+// by a kill is ignored.
+func ReadResults(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	latest := map[key]int{}
+	var out []Record
+	br := bufio.NewReaderSize(f, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			var r Record
+			if json.Unmarshal(line, &r) == nil && r.QuestionID != "" {
+				if i, ok := latest[r.key()]; ok {
+					out[i] = r
+				} else {
+					latest[r.key()] = len(out)
+					out = append(out, r)
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return out, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	return out, nil
+}

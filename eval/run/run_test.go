@@ -1,0 +1,246 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/model"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+// fixture ingests the sample benchmark's papers and opens the indexes.
+func fixture(t testing.TB) ([]bench.Question, *corpus.Store, *index.Index) {
+	t.Helper()
+	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var texts []ingest.Text
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if !seen[q.PaperID] {
+			seen[q.PaperID] = true
+			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
+		}
+	}
+	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: 256}, func(ingest.Result) {}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Update(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return qs, st, ix
+}
+
+func sampleConfig(t testing.TB, modelName string, modes ...string) Config {
+	c := Config{Bench: "elaipbench", Data: "sample.jsonl", Model: modelName, Modes: modes, Runs: 2, Concurrency: 4, Out: t.TempDir(), Seed: 7}
+	c.Defaults(false, false, false)
+	return c
+}
+
+// reader stands in for a model that answers right exactly when its prompt
+// holds the question's first gold sentence, and "A" otherwise: a reader
+// that uses evidence when it gets it.
+func reader(qs []bench.Question) model.Chat {
+	return model.ChatFunc(func(_ context.Context, req model.Request) (model.Response, error) {
+		p := req.Messages[len(req.Messages)-1].Content
+		for _, q := range qs {
+			if strings.Contains(p, q.MCQ.Stem) {
+				first := strings.SplitN(q.Evidence, "\n", 2)[0]
+				if len(first) > 40 {
+					first = first[:40]
+				}
+				if strings.Contains(p, first) {
+					return model.Response{Content: "The answer is " + q.Answer}, nil
+				}
+				return model.Response{Content: "Answer: A"}, nil
+			}
+		}
+		return model.Response{Content: ""}, nil
+	})
+}
+
+func TestRunModesAndSummary(t *testing.T) {
+	qs, st, ix := fixture(t)
+	modes := []string{ClosedBook, Full, ModeHybrid, FullHybrid, Oracle}
+	cfg := sampleConfig(t, "reader", modes...)
+	res, err := Run(context.Background(), Options{Config: cfg, Chat: reader(qs), Corpus: st, Index: ix, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadResults(filepath.Join(cfg.Out, ResultsFile))
+	if err != nil || len(recs) != len(qs)*len(modes)*2 || res.Done != len(recs) {
+		t.Fatalf("%d records (done %d), want %d: %v", len(recs), res.Done, len(qs)*len(modes)*2, err)
+	}
+	s := res.Summary
+	for _, r := range recs {
+		if r.Error != "" {
+			t.Errorf("%s %s: %s", r.QuestionID, r.Mode, r.Error)
+		}
+		if (r.Mode == ModeHybrid || r.Mode == FullHybrid) && (len(r.Context) != cfg.K || r.Recall == nil) {
+			t.Errorf("%s %s: context %v recall %v", r.QuestionID, r.Mode, r.Context, r.Recall)
+		}
+		if r.Mode == ClosedBook && (len(r.Context) != 0 || r.PromptTokens == 0 || r.PromptTokens > 1000) {
+			t.Errorf("closed-book record: %+v", r)
+		}
+	}
+	// The reader is right whenever it sees the evidence: always with the
+	// paper or the oracle, never closed-book (unless the answer is A).
+	if s.ByMode[Full].Accuracy != 1 || s.ByMode[Oracle].Accuracy != 1 {
+		t.Errorf("full %.3f oracle %.3f, want 1", s.ByMode[Full].Accuracy, s.ByMode[Oracle].Accuracy)
+	}
+	cb := s.ByMode[ClosedBook].Accuracy
+	if cb > 0.3 {
+		t.Errorf("closed-book accuracy %.3f, want only the questions whose answer is A", cb)
+	}
+	hy := s.ByMode[ModeHybrid].Accuracy
+	if hy <= cb || hy >= 1 || *s.ByMode[ModeHybrid].EvidenceRecall <= 0 {
+		t.Errorf("hybrid accuracy %.3f (closed-book %.3f), recall %v", hy, cb, s.ByMode[ModeHybrid].EvidenceRecall)
+	}
+	if s.Baseline != Full || len(s.Effects) != 4 {
+		t.Fatalf("baseline %s, %d effects", s.Baseline, len(s.Effects))
+	}
+	for _, e := range s.Effects {
+		if e.Mode == ClosedBook && (e.Diff >= 0 || e.Hi >= 0 || e.PValue > 0.001 || e.N != len(qs)) {
+			t.Errorf("closed-book effect %+v: want clearly negative", e)
+		}
+		if e.Lo > e.Diff || e.Hi < e.Diff {
+			t.Errorf("interval does not hold the difference: %+v", e)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(cfg.Out, "summary.md"))
+	for _, want := range []string{"| mode |", "SA-MCQ", "MA-MCQ", "Effect against full", "full+hybrid"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(cfg.Out, "config.json")); !strings.Contains(string(b), `"paradigm": "base"`) {
+		t.Errorf("config.json: %s", b)
+	}
+}
+
+func TestOfflineBaselines(t *testing.T) {
+	qs, st, ix := fixture(t)
+	for _, m := range []string{"random", "ir"} {
+		cfg := sampleConfig(t, m, ClosedBook, Full)
+		res, err := Run(context.Background(), Options{Config: cfg, Corpus: st, Index: ix, Questions: qs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := res.Summary.ByMode[Full].Accuracy
+		t.Logf("%s: full %.3f ± %.3f, closed-book %.3f", m, acc, res.Summary.ByMode[Full].Std, res.Summary.ByMode[ClosedBook].Accuracy)
+		if res.Summary.ByMode[Full].MissRate != 0 || res.Summary.ByMode[Full].Errors != 0 {
+			t.Errorf("%s: misses or errors: %+v", m, res.Summary.ByMode[Full])
+		}
+		if m == "ir" && acc <= 0.25 {
+			t.Errorf("ir baseline accuracy %.3f is no better than chance", acc)
+		}
+		if m == "random" && acc > 0.5 {
+			t.Errorf("random baseline accuracy %.3f is implausibly high", acc)
+		}
+	}
+}
+
+func TestPerQuestionErrorsDoNotStopTheRun(t *testing.T) {
+	qs, st, ix := fixture(t)
+	qs = append([]bench.Question{}, qs...)
+	lost := qs[0]
+	lost.ID, lost.PaperID = "eb-lost", "no-such-paper"
+	qs = append(qs, lost)
+	var calls atomic.Int64
+	empty := model.ChatFunc(func(ctx context.Context, req model.Request) (model.Response, error) {
+		if calls.Add(1)%5 == 0 {
+			return model.Response{Content: "  "}, nil
+		}
+		return reader(qs).Complete(ctx, req)
+	})
+	cfg := sampleConfig(t, "reader", Full)
+	cfg.Runs, cfg.Concurrency = 1, 1
+	res, err := Run(context.Background(), Options{Config: cfg, Chat: empty, Corpus: st, Index: ix, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := ReadResults(filepath.Join(cfg.Out, ResultsFile))
+	var missing, emptyN int
+	for _, r := range recs {
+		switch {
+		case strings.Contains(r.Error, `paper "no-such-paper" is not in the corpus`):
+			missing++
+		case r.Error == "empty reply from the model":
+			emptyN++
+		case r.Error != "":
+			t.Errorf("unexpected error %q", r.Error)
+		}
+	}
+	if len(recs) != len(qs) || missing != 1 || emptyN == 0 || res.Summary.ByMode[Full].Errors != missing+emptyN {
+		t.Fatalf("%d records, %d missing-paper, %d empty; summary %+v", len(recs), missing, emptyN, res.Summary.ByMode[Full])
+	}
+}
+
+func TestResumeSkipsFinishedRecords(t *testing.T) {
+	qs, st, ix := fixture(t)
+	cfg := sampleConfig(t, "reader", ClosedBook, Full)
+	var calls atomic.Int64
+	ctx, cancel := context.WithCancel(context.Background())
+	chat := model.ChatFunc(func(c context.Context, req model.Request) (model.Response, error) {
+		if calls.Add(1) == 40 {
+			cancel() // the run is interrupted part-way
+		}
+		return reader(qs).Complete(c, req)
+	})
+	_, err := Run(ctx, Options{Config: cfg, Chat: chat, Corpus: st, Index: ix, Questions: qs})
+	if err == nil || !strings.Contains(err.Error(), "rerun the same command") {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	first, _ := ReadResults(filepath.Join(cfg.Out, ResultsFile))
+	if len(first) == 0 || len(first) >= len(qs)*4 {
+		t.Fatalf("%d records after the interruption", len(first))
+	}
+	before := calls.Load()
+	res, err := Run(context.Background(), Options{Config: cfg, Chat: chat, Corpus: st, Index: ix, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed != len(first) || res.Done != len(qs)*4-len(first) {
+		t.Fatalf("resumed %d done %d, want %d and %d", res.Resumed, res.Done, len(first), len(qs)*4-len(first))
+	}
+	if got := calls.Load() - before; got != int64(res.Done) {
+		t.Errorf("the rerun made %d calls for %d unfinished records", got, res.Done)
+	}
+	// The resumed summary equals an uninterrupted run's.
+	fresh := cfg
+	fresh.Out = t.TempDir()
+	want, err := Run(context.Background(), Options{Config: fresh, Chat: reader(qs), Corpus: st, Index: ix, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range cfg.Modes {
+		if res.Summary.ByMode[m].Accuracy != want.Summary.ByMode[m].Accuracy || res.Summary.ByMode[m].N != want.Summary.ByMode[m].N {
+			t.Errorf("%s: resumed %+v, uninterrupted %+v", m, res.Summary.ByMode[m].Acc, want.Summary.ByMode[m].Acc)
+		}
+	}
+	// Another model in the same folder is refused.
+	other := cfg
+	other.Model = "someone-else"
+	if _, err := Run(context.Background(), Options{Config: other, Chat: chat, Questions: qs}); err == nil || !strings.Contains(err.Error(), "use another --out") {
+		t.Errorf("mixing runs: %v", err)
+	}
+}

@@ -1,0 +1,334 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/stats"
+)
+
+// Acc is accuracy over runs: the mean of each run's accuracy, and the
+// standard deviation across runs.
+type Acc struct {
+	Accuracy float64   `json:"accuracy"`
+	Std      float64   `json:"std"`
+	N        int       `json:"n"`
+	Runs     []float64 `json:"runs,omitempty"`
+}
+
+// ModeStats summarises one mode.
+type ModeStats struct {
+	Acc
+	MissRate       float64                   `json:"miss_rate"`
+	Errors         int                       `json:"errors"`
+	PromptTokens   float64                   `json:"prompt_tokens"`
+	TruncatedShare float64                   `json:"truncated_share"` // share of records whose context was cut to fit
+	EvidenceRecall *float64                  `json:"evidence_recall,omitempty"`
+	RougeL         *float64                  `json:"rouge_l,omitempty"`
+	ReasoningChars float64                   `json:"reasoning_chars,omitempty"`
+	ByType         map[string]Acc            `json:"by_type"`
+	ByBreakdown    map[string]map[string]Acc `json:"by_breakdown,omitempty"`
+}
+
+// Effect is one mode against the baseline, paired over questions.
+type Effect struct {
+	Mode           string   `json:"mode"`
+	Baseline       string   `json:"baseline"`
+	N              int      `json:"n"`
+	Diff           float64  `json:"diff"`
+	Lo             float64  `json:"ci_lo"`
+	Hi             float64  `json:"ci_hi"`
+	PValue         float64  `json:"p_value"`
+	B01            int      `json:"baseline_wrong_mode_right"`
+	B10            int      `json:"baseline_right_mode_wrong"`
+	EvidenceRecall *float64 `json:"evidence_recall,omitempty"`
+}
+
+// Summary is summary.json.
+type Summary struct {
+	Model     string               `json:"model"`
+	Bench     string               `json:"bench"`
+	Paradigm  string               `json:"paradigm"`
+	Runs      int                  `json:"runs"`
+	Questions int                  `json:"questions"`
+	Modes     []string             `json:"modes"`
+	Baseline  string               `json:"baseline"`
+	ByMode    map[string]ModeStats `json:"by_mode"`
+	Effects   []Effect             `json:"rag_effect"`
+	Types     []string             `json:"types"`
+}
+
+// Baseline is the mode others are compared with: full for ElaipBench (the
+// paper's base setting), closed-book otherwise (LPFQA's), or the first mode
+// run when that one was not.
+func Baseline(cfg Config) string {
+	want := ClosedBook
+	if cfg.Bench == "elaipbench" {
+		want = Full
+	}
+	for _, m := range cfg.Modes {
+		if m == want {
+			return m
+		}
+	}
+	if len(cfg.Modes) > 0 {
+		return cfg.Modes[0]
+	}
+	return want
+}
+
+// scored reports whether a record counts toward accuracy: records with an
+// error (the question could not be put or answered) are counted apart, and
+// ROUGE-L scores are a separate measure, never accuracy.
+func scored(r Record) bool { return r.Error == "" && r.ScoreKind != "rouge_l" }
+
+func accOf(recs []Record, runs int) Acc {
+	per := make([]float64, runs)
+	cnt := make([]int, runs)
+	qs := map[string]bool{}
+	for _, r := range recs {
+		if !scored(r) || r.Run < 1 || r.Run > runs {
+			continue
+		}
+		qs[r.QuestionID] = true
+		cnt[r.Run-1]++
+		if r.Correct {
+			per[r.Run-1]++
+		}
+	}
+	var vals []float64
+	for i := range per {
+		if cnt[i] > 0 {
+			vals = append(vals, per[i]/float64(cnt[i]))
+		}
+	}
+	m, s := stats.MeanStd(vals)
+	return Acc{Accuracy: m, Std: s, N: len(qs), Runs: vals}
+}
+
+// Summarize computes accuracy per mode (mean and std over runs), by question
+// type and breakdown field, and the paired effect of each mode against the
+// baseline: the difference in per-question accuracy (averaged over runs)
+// with a 95% bootstrap interval over questions, and McNemar's test on
+// per-question majority correctness.
+func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
+	s := Summary{Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: len(qs),
+		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}}
+	byMode := map[string][]Record{}
+	for _, r := range recs {
+		byMode[r.Mode] = append(byMode[r.Mode], r)
+	}
+	types := map[string]bool{}
+	for _, mode := range cfg.Modes {
+		rs := byMode[mode]
+		ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
+		byType := map[string][]Record{}
+		byField := map[string]map[string][]Record{}
+		var miss, truncated, recallN, rougeN int
+		var tok, recall, rouge, reasoning float64
+		for _, r := range rs {
+			if r.Error != "" {
+				ms.Errors++
+			}
+			if r.Miss {
+				miss++
+			}
+			if r.TruncatedTokens > 0 {
+				truncated++
+			}
+			tok += float64(r.PromptTokens)
+			reasoning += float64(len(r.Reasoning))
+			if r.Recall != nil {
+				recall += *r.Recall
+				recallN++
+			}
+			if r.ScoreKind == "rouge_l" && r.Score != nil {
+				rouge += *r.Score
+				rougeN++
+			}
+			byType[r.QuestionType] = append(byType[r.QuestionType], r)
+			types[r.QuestionType] = true
+			for f, v := range r.Breakdown {
+				if byField[f] == nil {
+					byField[f] = map[string][]Record{}
+				}
+				byField[f][v] = append(byField[f][v], r)
+			}
+		}
+		if n := len(rs); n > 0 {
+			ms.MissRate = float64(miss) / float64(n)
+			ms.PromptTokens = tok / float64(n)
+			ms.TruncatedShare = float64(truncated) / float64(n)
+			ms.ReasoningChars = reasoning / float64(n)
+		}
+		if recallN > 0 {
+			v := recall / float64(recallN)
+			ms.EvidenceRecall = &v
+		}
+		if rougeN > 0 {
+			v := rouge / float64(rougeN)
+			ms.RougeL = &v
+		}
+		for t, trs := range byType {
+			ms.ByType[t] = accOf(trs, cfg.Runs)
+		}
+		for f, vals := range byField {
+			ms.ByBreakdown[f] = map[string]Acc{}
+			for v, frs := range vals {
+				ms.ByBreakdown[f][v] = accOf(frs, cfg.Runs)
+			}
+		}
+		s.ByMode[mode] = ms
+	}
+	for t := range types {
+		s.Types = append(s.Types, t)
+	}
+	sort.Strings(s.Types)
+
+	// Paired effects against the baseline.
+	perQ := func(mode string) map[string]float64 {
+		sum, n := map[string]float64{}, map[string]float64{}
+		for _, r := range byMode[mode] {
+			if !scored(r) {
+				continue
+			}
+			n[r.QuestionID]++
+			if r.Correct {
+				sum[r.QuestionID]++
+			}
+		}
+		for q := range n {
+			sum[q] /= n[q]
+		}
+		return sum
+	}
+	base := perQ(s.Baseline)
+	for _, mode := range cfg.Modes {
+		if mode == s.Baseline {
+			continue
+		}
+		other := perQ(mode)
+		var a, b []float64
+		var ab, bb []bool
+		for _, q := range qs {
+			x, ok1 := base[q.ID]
+			y, ok2 := other[q.ID]
+			if !ok1 || !ok2 {
+				continue
+			}
+			a, b = append(a, x), append(b, y)
+			ab, bb = append(ab, x >= 0.5), append(bb, y >= 0.5)
+		}
+		e := Effect{Mode: mode, Baseline: s.Baseline, N: len(a), EvidenceRecall: s.ByMode[mode].EvidenceRecall}
+		if len(a) > 0 {
+			e.Diff, e.Lo, e.Hi = stats.PairedBootstrap(a, b, 10000, uint64(cfg.Seed)+1)
+			e.B01, e.B10, e.PValue = stats.McNemar(ab, bb)
+		}
+		s.Effects = append(s.Effects, e)
+	}
+	return s
+}
+
+// WriteSummary writes summary.json and summary.md into a run folder.
+func WriteSummary(dir string, s Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write summary.json: %w", err)
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(Markdown(s)), 0o644)
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
+
+// Markdown renders the summary as ElaipBench-style tables: accuracy by
+// question type per mode, then the RAG effect against the baseline.
+func Markdown(s Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s on %s (%s paradigm, %d run(s), %d questions)\n\n", s.Model, s.Bench, s.Paradigm, s.Runs, s.Questions)
+	b.WriteString("## Accuracy (%), mean ± std over runs\n\n| mode |")
+	for _, t := range s.Types {
+		fmt.Fprintf(&b, " %s |", t)
+	}
+	b.WriteString(" overall | n | miss rate | evidence recall | prompt tokens | errors |\n|---|")
+	for range s.Types {
+		b.WriteString("---|")
+	}
+	b.WriteString("---|---|---|---|---|---|\n")
+	for _, m := range s.Modes {
+		ms := s.ByMode[m]
+		fmt.Fprintf(&b, "| %s |", m)
+		for _, t := range s.Types {
+			a, ok := ms.ByType[t]
+			if !ok {
+				b.WriteString(" – |")
+				continue
+			}
+			fmt.Fprintf(&b, " %s ± %s |", pct(a.Accuracy), pct(a.Std))
+		}
+		rec := "–"
+		if ms.EvidenceRecall != nil {
+			rec = fmt.Sprintf("%.2f", *ms.EvidenceRecall)
+		}
+		fmt.Fprintf(&b, " **%s ± %s** | %d | %s%% | %s | %.0f | %d |\n", pct(ms.Accuracy), pct(ms.Std), ms.N, pct(ms.MissRate), rec, ms.PromptTokens, ms.Errors)
+	}
+	// Breakdown fields the data carries.
+	fields := map[string]bool{}
+	for _, ms := range s.ByMode {
+		for f := range ms.ByBreakdown {
+			fields[f] = true
+		}
+	}
+	var fl []string
+	for f := range fields {
+		fl = append(fl, f)
+	}
+	sort.Strings(fl)
+	for _, f := range fl {
+		vals := map[string]bool{}
+		for _, ms := range s.ByMode {
+			for v := range ms.ByBreakdown[f] {
+				vals[v] = true
+			}
+		}
+		var vl []string
+		for v := range vals {
+			vl = append(vl, v)
+		}
+		sort.Strings(vl)
+		fmt.Fprintf(&b, "\n## Accuracy (%%) by %s\n\n| mode |", f)
+		for _, v := range vl {
+			fmt.Fprintf(&b, " %s |", v)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---|", len(vl)) + "\n")
+		for _, m := range s.Modes {
+			fmt.Fprintf(&b, "| %s |", m)
+			for _, v := range vl {
+				a := s.ByMode[m].ByBreakdown[f][v]
+				fmt.Fprintf(&b, " %s (n=%d) |", pct(a.Accuracy), a.N)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(s.Effects) > 0 {
+		fmt.Fprintf(&b, "\n## Effect against %s (paired over questions)\n\n", s.Baseline)
+		b.WriteString("| mode | Δ accuracy (pts) | 95% CI | McNemar p | right→wrong | wrong→right | evidence recall | n |\n|---|---|---|---|---|---|---|---|\n")
+		for _, e := range s.Effects {
+			rec := "–"
+			if e.EvidenceRecall != nil {
+				rec = fmt.Sprintf("%.2f", *e.EvidenceRecall)
+			}
+			fmt.Fprintf(&b, "| %s | %+.1f | [%+.1f, %+.1f] | %.3g | %d | %d | %s | %d |\n",
+				e.Mode, 100*e.Diff, 100*e.Lo, 100*e.Hi, e.PValue, e.B10, e.B01, rec, e.N)
+		}
+		b.WriteString("\nΔ is the mode's accuracy minus the baseline's, per question averaged over runs; the interval is a percentile bootstrap over questions (10,000 resamples); McNemar's test uses per-question majority correctness. Evidence recall is the share of the gold evidence inside the passages the mode retrieved.\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,101 @@
+// Package model calls chat models over the OpenAI-compatible
+// /v1/chat/completions protocol (OpenAI, vLLM, Ollama, llama.cpp,
+// DeepSeek, OpenRouter) for the evaluation runs: thousands of paid calls
+// over days, which must survive rate limits, overloaded and stalled
+// servers, and a killed process, without paying twice for an answer.
+//
+// Everything is one interface, Chat, and decorators over it, each in its
+// own file, in the style of restic's backends:
+//
+//	base, err := model.NewOpenAI(model.Options{
+//		BaseURL:   "https://api.deepseek.com/v1",
+//		APIKey:    os.Getenv("DEEPSEEK_API_KEY"),
+//		APIKeyEnv: "$DEEPSEEK_API_KEY", // named in 401 hints
+//	})
+//	chat, closer, err := model.Stack(base, model.StackOptions{
+//		CachePath: filepath.Join(home, "responses.db"),
+//		RPM: 500, TPM: 2_000_000, Concurrency: 16,
+//	})
+//	defer closer.Close()
+//	resp, err := chat.Complete(ctx, model.Request{Model: "deepseek-reasoner", Messages: msgs, Run: 2})
+//
+// Stack builds Cache → Retry → RateLimit → Concurrency → OpenAI: a cache
+// hit skips every limit; each retry is rate-limited and queued like a
+// first call. The layers can be composed by hand (WithCache, WithRetry,
+// WithRateLimit, WithConcurrency) and over any Chat (ChatFunc adapts a
+// function).
+//
+// # The client
+//
+// NewOpenAI is plain net/http and encoding/json, not the openai-go SDK:
+// the protocol is one POST, and owning it gives what the SDK would have to
+// be talked out of. The SDK reads OPENAI_API_KEY and OPENAI_BASE_URL from
+// the environment unless told not to (here the user's OpenAI key would
+// reach a local vLLM); it retries on its own (here WithRetry does, once);
+// and its typed response drops reasoning_content, which has to be dug out
+// of raw JSON. (The module does not require the SDK, so none is added.)
+//
+// The client reads no environment variable (only net/http's standard
+// HTTPS_PROXY and NO_PROXY apply, through the default transport). It sends the key only in the
+// Authorization header and removes it from every error, body excerpt and
+// answer, in case a server or proxy echoes headers back. Errors are typed
+// so that WithRetry (or a caller) can tell what to do:
+//
+//   - *HTTPError: a non-2xx status with a 300-character excerpt of the
+//     body, Retry-After, and for final statuses a Hint, e.g.
+//     "401 Unauthorized from https://api.deepseek.com/v1/chat/completions:
+//     {…}: check the API key in $DEEPSEEK_API_KEY".
+//   - *MalformedError: a 2xx that is not a usable completion (cut-off body,
+//     bad JSON, no choices): retryable.
+//   - *TransportError: no answer at all (refused, reset, DNS): retryable
+//     except certificate errors.
+//   - *TimeoutError: no complete answer within Options.Timeout (default 10
+//     minutes, since reasoning models think for minutes before a
+//     non-streamed answer's first byte) or WithRetry's AttemptTimeout.
+//
+// Reasoning comes from "reasoning_content" (DeepSeek, vLLM, Qwen) or
+// "reasoning" (newer vLLM, Ollama); usage from "usage", with
+// completion_tokens_details.reasoning_tokens. Models that think inline
+// leave "<think>…</think>" in Content for the caller to strip. o-series and
+// GPT-5 models need Options.MaxTokensParam = "max_completion_tokens", and
+// the 400 they answer without it says so.
+//
+// # Retries
+//
+// WithRetry retries HTTP 408, 409, 425, 429 and 5xx, malformed replies,
+// dropped connections and timeouts, up to MaxAttempts (6) calls, waiting
+// min(MaxBackoff, MinBackoff·2ⁿ) with full jitter (1 s, 2 s, 4 s … 60 s
+// ceilings) and never less than the server's Retry-After or
+// retry-after-ms. A 429 that is an exhausted quota, 400, 401, 402, 403, 404,
+// 413 and 422 fail at once. The final error is a *RetryError: "gpt-4o: gave
+// up after 6 attempts in 41.2s; last error: 503 …". A cancelled context
+// ends any wait at once.
+//
+// A stalled server (connection open, no bytes) is cut at AttemptTimeout.
+// The timer stops while the call is queued in WithRateLimit or
+// WithConcurrency (see Queued), so 400 questions behind 16 slots do not
+// time out waiting for their turn.
+//
+// # Rate limits
+//
+// WithRateLimit keeps requests and estimated tokens (bytes/4 of the
+// messages plus MaxTokens, charged before the call as OpenAI does) under
+// per-minute limits with token buckets holding one second's worth: a
+// burst gets one second's worth through at once, then calls are paced
+// evenly, so no 60-second window sees more than RPM + RPM/60 requests.
+// Calls go first come, first served.
+//
+// # Cache
+//
+// WithCache stores every successful response in a bbolt file under the
+// SHA-256 of the canonical JSON of (endpoint, model, messages,
+// temperature, top_p, max_tokens, seed, run index); the API key is not
+// part of the key and never stored. Each answer is committed and fsynced
+// before Complete returns it (answers arriving together share a commit),
+// so SIGKILL right after a paid call loses nothing. Request.Run makes
+// repeated samples of one prompt distinct entries. Failures are not
+// cached.
+//
+// Package modeltest is a loopback fake of the protocol with deterministic
+// fault injection, for tests here and in the packages that use this one.
+package model

@@ -1,0 +1,427 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults for zero Options fields.
+const (
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// DefaultTimeout bounds one HTTP call. Reasoning models (o-series,
+	// DeepSeek-R1, QwQ) routinely think for minutes before the first byte of
+	// a non-streamed answer, so the limit is generous.
+	DefaultTimeout = 10 * time.Minute
+)
+
+// maxBody bounds how much of a response is read. A 128k-token answer with
+// its reasoning is well under 4 MB.
+const maxBody = 32 << 20
+
+// Options configure NewOpenAI. Every value is taken from here: the client
+// reads no environment variable, so a key meant for one server is never sent
+// to another by accident.
+type Options struct {
+	// BaseURL is the API root that "/chat/completions" is appended to:
+	// "https://api.openai.com/v1", "http://localhost:8000/v1" (vLLM),
+	// "http://localhost:11434/v1" (Ollama), "http://localhost:8080/v1"
+	// (llama.cpp), "https://api.deepseek.com/v1". A URL already ending in
+	// "/chat/completions" is used as is. Empty means DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer <key>"; empty sends no
+	// header, as local servers expect. It never appears in an error.
+	APIKey string
+	// APIKeyEnv names where the caller read APIKey from, e.g.
+	// "$OPENAI_API_KEY", so that a 401 can say what to fix.
+	APIKeyEnv string
+	// Timeout bounds each call, connection to last byte (DefaultTimeout).
+	Timeout time.Duration
+	// HTTPClient sends the requests; nil means a client of its own whose
+	// connection pool keeps enough idle connections for heavy concurrency.
+	// Its own Timeout, if any, also applies.
+	HTTPClient *http.Client
+	// MaxTokensParam is the JSON name Request.MaxTokens is sent under:
+	// "max_tokens" (default; vLLM, Ollama, llama.cpp, DeepSeek and older
+	// OpenAI models) or "max_completion_tokens" (required by OpenAI's
+	// o-series and GPT-5 models, which reject max_tokens with a 400).
+	MaxTokensParam string
+}
+
+// OpenAI is a Chat over any OpenAI-compatible /v1/chat/completions
+// endpoint. It makes exactly one HTTP call per Complete: retries, limits and
+// caching are the decorators' job. Safe for concurrent use.
+type OpenAI struct {
+	o        Options
+	endpoint string // full URL posted to
+	shown    string // endpoint without user info or query, for errors
+	base     string // normalised BaseURL, for cache keys
+	http     *http.Client
+}
+
+var _ Chat = (*OpenAI)(nil)
+
+// NewOpenAI checks the options and returns a client. It makes no request.
+func NewOpenAI(o Options) (*OpenAI, error) {
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(o.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// The parse error would quote the URL, which may carry credentials.
+		return nil, errors.New("model: BaseURL must be an absolute http(s) URL such as http://localhost:8000/v1")
+	}
+	switch o.MaxTokensParam {
+	case "":
+		o.MaxTokensParam = "max_tokens"
+	case "max_tokens", "max_completion_tokens":
+	default:
+		return nil, fmt.Errorf("model: MaxTokensParam %q: want max_tokens or max_completion_tokens", o.MaxTokensParam)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	c := &OpenAI{o: o, http: o.HTTPClient}
+	u.Path = strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(u.Path, "/chat/completions") {
+		u.Path += "/chat/completions"
+	}
+	u.RawPath = ""
+	c.endpoint = u.String()
+	c.shown = displayURL(u)
+	c.base = NormalizeEndpoint(o.BaseURL)
+	if c.http == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// The default keeps 2 idle connections per host: with 32 workers
+		// that means a new TCP (and TLS) handshake for most calls, and
+		// thousands of sockets in TIME_WAIT over a long run.
+		t.MaxIdleConns = 1024
+		t.MaxIdleConnsPerHost = 1024
+		c.http = &http.Client{Transport: t}
+	}
+	return c, nil
+}
+
+// BaseURL is the normalised API root (see NormalizeEndpoint), what WithCache
+// should be given as the endpoint.
+func (c *OpenAI) BaseURL() string { return c.base }
+
+// NormalizeEndpoint is u with user info, query, fragment and trailing
+// slashes removed and the scheme and host lower-cased, so that the cache
+// key of an endpoint neither depends on spelling nor carries credentials.
+func NormalizeEndpoint(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Host == "" {
+		return strings.TrimRight(strings.TrimSpace(s), "/")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/chat/completions")
+	return displayURL(u)
+}
+
+func displayURL(u *url.URL) string {
+	v := *u
+	v.User = nil
+	v.RawQuery = ""
+	v.ForceQuery = false
+	v.Fragment = ""
+	v.RawPath = ""
+	return v.String()
+}
+
+// Complete makes one POST to /chat/completions.
+func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+	if err := validate(req); err != nil {
+		return Response{}, err
+	}
+	body, err := c.encode(req)
+	if err != nil {
+		return Response{}, err
+	}
+	rctx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout,
+		&TimeoutError{URL: c.shown, After: c.o.Timeout, What: "Timeout"})
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return Response{}, fmt.Errorf("model: build request for %s: %w", c.shown, c.redactErr(err))
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	hreq.Header.Set("User-Agent", "paperlens-model/1")
+	if c.o.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.o.APIKey)
+	}
+
+	start := time.Now()
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		if rctx.Err() != nil {
+			return Response{}, c.ctxErr(rctx)
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// url.Error quotes the URL; ours is shown without credentials.
+			err = ue.Err
+		}
+		return Response{}, &TransportError{URL: c.shown, Err: c.redactErr(err)}
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		if rctx.Err() != nil {
+			return Response{}, c.ctxErr(rctx)
+		}
+		// The connection dropped mid-body: a proxy or server cut it off.
+		return Response{}, &MalformedError{URL: c.shown,
+			Reason:  fmt.Sprintf("body cut off after %d bytes (HTTP %d): %v", len(raw), resp.StatusCode, c.redactErr(err)),
+			Excerpt: c.excerpt(raw)}
+	}
+	latency := time.Since(start)
+	if len(raw) > maxBody {
+		return Response{}, &MalformedError{URL: c.shown, Reason: fmt.Sprintf("body larger than %d bytes", maxBody)}
+	}
+	if resp.StatusCode/100 != 2 {
+		return Response{}, c.httpError(resp, raw, req)
+	}
+	out, err := c.decode(raw)
+	if err != nil {
+		return Response{}, err
+	}
+	out.Latency = latency
+	out.Attempts = 1
+	return out, nil
+}
+
+// ctxErr is the error for a call whose context ended: the caller's cause,
+// an enclosing AttemptTimeout, or this client's Timeout.
+func (c *OpenAI) ctxErr(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	var te *TimeoutError
+	if errors.As(cause, &te) {
+		// A copy naming the URL, which WithRetry's attempt timer does not
+		// know.
+		t := *te
+		t.URL = c.shown
+		return &t
+	}
+	return fmt.Errorf("POST %s: %w", c.shown, cause)
+}
+
+// wireRequest is the JSON body. MaxTokens goes in by hand under the
+// configured name.
+type wireRequest struct {
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	TopP        *float64  `json:"top_p,omitempty"`
+	Seed        *int64    `json:"seed,omitempty"`
+	Stream      bool      `json:"stream"`
+}
+
+func (c *OpenAI) encode(req Request) ([]byte, error) {
+	body, err := json.Marshal(wireRequest{
+		Model: req.Model, Messages: req.Messages,
+		Temperature: req.Temperature, TopP: req.TopP, Seed: req.Seed,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("model: encode request: %w", err)
+	}
+	if req.MaxTokens > 0 {
+		// Splice the parameter in before the closing brace.
+		body = append(body[:len(body)-1], fmt.Sprintf(`,%q:%d}`, c.o.MaxTokensParam, req.MaxTokens)...)
+	}
+	return body, nil
+}
+
+type wireResponse struct {
+	Choices []struct {
+		Message struct {
+			Content          json.RawMessage `json:"content"`
+			ReasoningContent json.RawMessage `json:"reasoning_content"`
+			Reasoning        json.RawMessage `json:"reasoning"`
+		} `json:"message"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens            int `json:"prompt_tokens"`
+		CompletionTokens        int `json:"completion_tokens"`
+		TotalTokens             int `json:"total_tokens"`
+		CompletionTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"completion_tokens_details"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+func (c *OpenAI) decode(raw []byte) (Response, error) {
+	var w wireResponse
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Response{}, &MalformedError{URL: c.shown, Reason: c.redact(err.Error()), Excerpt: c.excerpt(raw)}
+	}
+	if len(w.Choices) == 0 {
+		reason := "no choices"
+		if len(w.Error) > 0 && string(w.Error) != "null" {
+			// Some proxies report upstream failures as 200 + {"error": …}.
+			reason = "no choices, error " + c.excerpt(w.Error)
+		}
+		return Response{}, &MalformedError{URL: c.shown, Reason: reason, Excerpt: c.excerpt(raw)}
+	}
+	ch := w.Choices[0]
+	content, ok := text(ch.Message.Content)
+	if !ok {
+		return Response{}, &MalformedError{URL: c.shown, Reason: "message content is neither a string nor text parts", Excerpt: c.excerpt(raw)}
+	}
+	reasoning, _ := text(ch.Message.ReasoningContent)
+	if reasoning == "" {
+		// Newer vLLM and Ollama name it "reasoning". An object there (some
+		// gateways' structured reasoning) is not text and is skipped.
+		reasoning, _ = text(ch.Message.Reasoning)
+	}
+	out := Response{Content: c.redact(content), Reasoning: c.redact(reasoning)}
+	if ch.FinishReason != nil {
+		out.FinishReason = *ch.FinishReason
+	}
+	if u := w.Usage; u != nil {
+		out.Usage = Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		if out.Usage.TotalTokens == 0 {
+			out.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
+		}
+		if d := u.CompletionTokensDetails; d != nil {
+			out.Usage.ReasoningTokens = d.ReasoningTokens
+		}
+	}
+	return out, nil
+}
+
+// text decodes a message field that is a string, null, absent, or an array
+// of {"type":"text","text":…} parts.
+func text(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	var s string
+	if raw[0] == '"' {
+		return s, json.Unmarshal(raw, &s) == nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if raw[0] != '[' || json.Unmarshal(raw, &parts) != nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "text" || p.Type == "" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String(), true
+}
+
+func (c *OpenAI) httpError(resp *http.Response, raw []byte, req Request) *HTTPError {
+	e := &HTTPError{StatusCode: resp.StatusCode, URL: c.shown, Body: c.excerpt(raw), RetryAfter: retryAfter(resp.Header)}
+	low := strings.ToLower(string(raw))
+	key := "the API key"
+	if c.o.APIKeyEnv != "" {
+		key += " in " + c.o.APIKeyEnv
+	}
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		if c.o.APIKey == "" {
+			e.Hint = "no API key was sent: set " + key
+		} else {
+			e.Hint = "check " + key
+		}
+	case http.StatusForbidden:
+		e.Hint = "check " + key + " and that it may use model " + strconv.Quote(req.Model)
+	case http.StatusPaymentRequired:
+		e.Hint = "the account is out of credit"
+	case http.StatusNotFound:
+		e.Hint = "check the model name " + strconv.Quote(req.Model) + " and that BaseURL is the API root (e.g. ending in /v1)"
+	case http.StatusRequestEntityTooLarge:
+		e.Hint = "the prompt is too long for this server"
+	case http.StatusTooManyRequests:
+		if strings.Contains(low, "insufficient_quota") || strings.Contains(low, "exceeded your current quota") {
+			e.quota = true
+			e.Hint = "the account's quota or spending limit is exhausted; waiting will not help"
+		}
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		switch {
+		case strings.Contains(low, "max_tokens") && strings.Contains(low, "max_completion_tokens"):
+			e.Hint = "this model wants Options.MaxTokensParam = \"max_completion_tokens\""
+		case strings.Contains(low, "context length") || strings.Contains(low, "context_length") || strings.Contains(low, "maximum context"):
+			e.Hint = "the prompt plus MaxTokens exceeds the model's context window"
+		default:
+			e.Hint = "the server rejected the request parameters"
+		}
+	}
+	return e
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date) or the
+// retry-after-ms header OpenAI and Azure send.
+func retryAfter(h http.Header) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		return max(0, time.Duration(s*float64(time.Second)))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return 0
+}
+
+// excerpt is a short, single-line, key-free rendering of a body for error
+// messages. The key is removed before cutting, so no prefix of it survives.
+func (c *OpenAI) excerpt(raw []byte) string {
+	s := strings.Join(strings.Fields(c.redact(string(raw))), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}
+
+// redact removes the API key from s, also as JSON escapes it.
+func (c *OpenAI) redact(s string) string {
+	k := c.o.APIKey
+	if k == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, k, "[redacted]")
+	if j, err := json.Marshal(k); err == nil {
+		if esc := string(j[1 : len(j)-1]); esc != k {
+			s = strings.ReplaceAll(s, esc, "[redacted]")
+		}
+	}
+	if esc := strings.ReplaceAll(k, "/", `\/`); esc != k {
+		s = strings.ReplaceAll(s, esc, "[redacted]")
+	}
+	return s
+}
+
+// redactErr flattens err to its redacted text when the key occurs in it.
+// It should never be needed, since the key travels only in a header; it is
+// cheap insurance for the promise that no error carries the key.
+func (c *OpenAI) redactErr(err error) error {
+	if c.o.APIKey == "" || !strings.Contains(err.Error(), c.o.APIKey) {
+		return err
+	}
+	return errors.New(c.redact(err.Error()))
+}
