@@ -1,11 +1,14 @@
 package main
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,6 +165,13 @@ func ensurePapers(ctx context.Context, home, data, papersDir string, maxTokens i
 		}
 	}
 	if papersDir != "" {
+		if strings.HasSuffix(strings.ToLower(papersDir), ".zip") {
+			dir, err := unzipPapers(papersDir, home)
+			if err != nil {
+				return nil, err
+			}
+			papersDir = dir
+		}
 		if _, err := ingest.Run(ctx, st, []string{papersDir}, ingest.Options{MaxTokens: maxTokens}, report); err != nil {
 			return nil, err
 		}
@@ -243,4 +253,63 @@ func printRetrievalSummary(sum retrieval.Summary, ks []int) {
 		fmt.Printf("\n%s\n", t)
 		table(sum.ByType[t])
 	}
+}
+
+// unzipPapers extracts the PDFs of an archive such as ElaipBench's
+// papers.zip into HOME/papers/<archive name>/, flattening folders (a paper's
+// id is its file name). Files already extracted with the same size are kept,
+// so a rerun does not unpack 380 MB again; names are never joined as paths,
+// so an archive cannot write outside that folder.
+func unzipPapers(zipPath, home string) (string, error) {
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return "", fmt.Errorf("open %s: %w", zipPath, err)
+	}
+	defer zr.Close()
+	dir := filepath.Join(home, "papers", strings.TrimSuffix(filepath.Base(zipPath), filepath.Ext(zipPath)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	n := 0
+	for _, f := range zr.File {
+		name := filepath.Base(f.Name)
+		if f.FileInfo().IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".pdf") {
+			continue
+		}
+		dst := filepath.Join(dir, name)
+		if fi, err := os.Stat(dst); err == nil && fi.Size() == int64(f.UncompressedSize64) {
+			n++
+			continue
+		}
+		if err := extractZipFile(f, dst); err != nil {
+			return "", fmt.Errorf("%s: %s: %w", zipPath, f.Name, err)
+		}
+		n++
+	}
+	if n == 0 {
+		return "", fmt.Errorf("%s holds no .pdf files", zipPath)
+	}
+	fmt.Fprintf(os.Stderr, "%d PDFs from %s in %s\n", n, zipPath, dir)
+	return dir, nil
+}
+
+func extractZipFile(f *zip.File, dst string) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	tmp := dst + ".part"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, rc); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
 }

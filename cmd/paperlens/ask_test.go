@@ -1,0 +1,83 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Papers may come as a zip of PDFs named by paper_id (ElaipBench's
+// papers.zip); rows without paper_content then use the parsed PDFs.
+func TestEvalRetrievalPapersZip(t *testing.T) {
+	pdf, err := os.ReadFile(filepath.Join("..", "..", "testdata", "papers", "quantile-early-exit-asr.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	zpath := filepath.Join(dir, "papers.zip")
+	zf, _ := os.Create(zpath)
+	zw := zip.NewWriter(zf)
+	w, _ := zw.Create("papers/quantile-early-exit-asr.pdf")
+	w.Write(pdf)
+	w, _ = zw.Create("../../evil/readme.txt") // never written anywhere
+	w.Write([]byte("x"))
+	zw.Close()
+	zf.Close()
+
+	// Keep the sample's rows for that paper, without paper_content.
+	raw, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var m map[string]any
+		json.Unmarshal([]byte(line), &m)
+		if m["paper_id"] == "quantile-early-exit-asr" {
+			delete(m, "paper_content")
+			b, _ := json.Marshal(m)
+			rows = append(rows, string(b))
+		}
+	}
+	data := filepath.Join(dir, "rows.jsonl")
+	os.WriteFile(data, []byte(strings.Join(rows, "\n")+"\n"), 0o644)
+
+	home := t.TempDir()
+	out, errOut, code := paperlens(t, "eval", "retrieval", "--json", "--home", home, "--data", data, "--papers", zpath, "--retriever", "bm25", "-k", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var sum struct{ N int }
+	json.Unmarshal([]byte(lines[len(lines)-1]), &sum)
+	if sum.N != len(rows) || sum.N == 0 {
+		t.Fatalf("n = %d, want %d: %s", sum.N, len(rows), errOut)
+	}
+	if _, err := os.Stat(filepath.Join(home, "papers", "papers", "quantile-early-exit-asr.pdf")); err != nil {
+		t.Errorf("PDF not extracted under home: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "..", "evil")); err == nil {
+		t.Error("the archive wrote outside its folder")
+	}
+}
+
+func TestAskOffline(t *testing.T) {
+	home := t.TempDir()
+	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "hybrid",
+		"How are parked tokens brought back?\nA. Averaged with neighbours\nB. Highest stored score first, refreshed by a residual network\nC. All at once\nD. Never")
+	if code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Passages given to the model", "tidal-token-pruning#", "Answer (ir):", "Extracted: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ask output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "what is a reservoir?")
+	if code != 0 || !strings.Contains(out, "No model configured") {
+		t.Errorf("free-form ask without a model: exit %d\n%s", code, out)
+	}
+}
