@@ -32,6 +32,9 @@ type evalFlags struct {
 	index             indexFlags
 	attemptTimeout    time.Duration
 	maxAttempts       int
+	searxngURL        string
+	webCache          string
+	allowPrivate      bool
 }
 
 func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
@@ -67,6 +70,14 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVar(&c.MaxPassageTokens, "max-passage-tokens", 512, "passage size for papers this command ingests (ElaipBench: 512)")
 	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
 	fl.IntVar(&f.maxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
+	fl.StringVar(&c.WebProvider, "web-provider", "corpus", "web modes: google, searxng, brave, or corpus (offline: the indexed corpus minus the question's own paper)")
+	fl.StringVar(&f.searxngURL, "searxng-url", "", "SearXNG base URL for --web-provider searxng (default $SEARXNG_URL)")
+	fl.IntVar(&c.WebResults, "web-results", 5, "web results fetched per question (ElaipBench: 5)")
+	fl.IntVar(&c.WebTokens, "web-tokens", 1024, "tokens kept of each web page")
+	fl.StringVar(&f.webCache, "web-cache", "", "where search responses and pages are stored (default RUN/web-cache)")
+	fl.BoolVar(&c.WebReplay, "web-replay", false, "answer web modes strictly from --web-cache, with no network")
+	fl.BoolVar(&f.allowPrivate, "allow-private-hosts", false, "let the fetcher reach private, loopback and link-local addresses (tests, intranets)")
+	fl.StringVar(&c.WebQuery, "web-query", "", "web query: question+title (ElaipBench default) or question (LPFQA default)")
 	fl.BoolVar(&f.asJSON, "json", false, "print summary.json to stdout")
 	addIndexFlags(cmd, &f.index)
 }
@@ -173,7 +184,14 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	opt := run.Options{Config: c, Questions: qs, Log: logw}
 
 	needCorpus, needIndex := c.Model == "ir", c.Model == "ir"
+	needWeb := false
 	for _, m := range c.Modes {
+		if strings.Contains(m, "web") {
+			needWeb = true
+			if c.WebProvider == "corpus" {
+				needIndex = true
+			}
+		}
 		if m != run.ClosedBook && m != run.Oracle {
 			needCorpus = true
 		}
@@ -203,6 +221,16 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 			defer st.Close()
 			opt.Corpus = st
 		}
+	}
+	if needWeb {
+		ws, closer, err := newWebSearch(c, f, opt)
+		if err != nil {
+			return run.Result{}, err
+		}
+		if closer != nil {
+			defer closer.Close()
+		}
+		opt.Web = ws
 	}
 	if !c.Offline() {
 		chat, closer, err := newChat(c.Out, c.BaseURL, os.Getenv(f.apiKeyEnv), f, c.Concurrency)

@@ -197,7 +197,7 @@ func TestStudyOffline(t *testing.T) {
 	}
 	s := string(out)
 	for _, want := range []string{"Evidence recall", "hybrid+options", "# random on elaipbench", "# ir on elaipbench",
-		"| full+hybrid |", "Effect against full", "SA-MCQ", "MA-MCQ", "McNemar"} {
+		"| full+hybrid |", "| full+web |", "Effect against full", "SA-MCQ", "MA-MCQ", "McNemar"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("study output lacks %q", want)
 		}

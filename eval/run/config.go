@@ -96,6 +96,11 @@ type Config struct {
 	TPM              int      `json:"tpm,omitempty"`
 	Fields           string   `json:"fields,omitempty"` // LPFQA field map
 	MaxPassageTokens int      `json:"max_passage_tokens"`
+	WebProvider      string   `json:"web_provider,omitempty"`
+	WebResults       int      `json:"web_results,omitempty"`
+	WebTokens        int      `json:"web_tokens,omitempty"`
+	WebQuery         string   `json:"web_query,omitempty"` // question+title (ElaipBench default) or question
+	WebReplay        bool     `json:"web_replay,omitempty"`
 }
 
 // Defaults fills what the user left unset, by benchmark and paradigm, as the

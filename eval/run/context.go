@@ -21,6 +21,17 @@ type Retrievers interface {
 	Retriever(name string) (retrieve.Retriever, error)
 }
 
+// WebDoc is one web result with its extracted text.
+type WebDoc struct {
+	URL, Title, Text, Status string
+	Rank, Tokens             int
+}
+
+// WebSearch finds web text for a query; paperID is the question's own paper,
+// which a stand-in provider searching the corpus leaves out. An error means
+// the search itself failed; a page that failed is a WebDoc with its Status.
+type WebSearch func(ctx context.Context, query, paperID string) ([]WebDoc, error)
+
 // builder assembles each question's prompt for a mode. Retrieval does not
 // depend on the run, so it is done once per question and mode.
 type builder struct {
@@ -28,6 +39,7 @@ type builder struct {
 	st      *corpus.Store
 	ix      Retrievers
 	prompts *prompts.Set
+	web     WebSearch
 
 	mu        sync.Mutex
 	papers    map[string]paperInfo
@@ -54,6 +66,7 @@ type built struct {
 	recall    *float64
 	snippets  []string // texts of the retrieved passages, for IR and inspection
 	hits      []retrieve.Hit
+	web       []WebItem
 }
 
 func (b *builder) paper(id string) paperInfo {
@@ -151,6 +164,10 @@ func (b *builder) render(q bench.Question, spec modeSpec, paper string, snips []
 	if name := contextTemplate(spec); name != "" {
 		cd := prompts.ContextData{Paper: paper, Evidence: q.Evidence}
 		for _, s := range snips {
+			if spec.web {
+				cd.Web = append(cd.Web, prompts.WebDoc{Rank: s.Rank, URL: s.ID, Text: s.Text})
+				continue
+			}
 			cd.Passages = append(cd.Passages, prompts.Passage{ID: s.ID, Rank: s.Rank, Score: s.Score, Text: s.Text})
 		}
 		var err error
@@ -204,7 +221,23 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (
 	var snips []assemble.Snippet
 	switch {
 	case spec.web:
-		return out, fmt.Errorf("mode %s needs web retrieval, which this build does not have yet", mode)
+		if b.web == nil {
+			return out, fmt.Errorf("mode %s needs a web provider (--web-provider)", mode)
+		}
+		docs, err := b.web(ctx, b.webQuery(q), q.PaperID)
+		if err != nil {
+			return out, fmt.Errorf("web search: %w", err)
+		}
+		for _, d := range docs {
+			out.web = append(out.web, WebItem{URL: d.URL, Title: d.Title, Rank: d.Rank, Tokens: d.Tokens, Status: d.Status})
+			if d.Status == "ok" && strings.TrimSpace(d.Text) != "" {
+				snips = append(snips, assemble.Snippet{ID: d.URL, Rank: d.Rank, Ordinal: -1, Text: d.Text})
+				out.context = append(out.context, ContextItem{PassageID: d.URL, Rank: d.Rank, Retriever: "web"})
+			}
+		}
+		if len(snips) == 0 {
+			return out, fmt.Errorf("web search for this question gave no usable page (%d results)", len(docs))
+		}
 	case spec.oracle:
 		if strings.TrimSpace(q.Evidence) == "" {
 			return out, fmt.Errorf("mode oracle needs gold evidence, and this question has none")
@@ -258,4 +291,23 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (
 		return out, fmt.Errorf("the prompt does not fit --budget %d even with the paper cut (fixed part %d tokens, answer %d): raise --budget", b.cfg.Budget, fixed, b.cfg.MaxTokens)
 	}
 	return out, nil
+}
+
+// webQuery is what a web mode searches for: for ElaipBench the question
+// plus the paper's title (as the paper did), otherwise the question; the
+// stem only when options are inline, so option text does not steer it.
+func (b *builder) webQuery(q bench.Question) string {
+	text := q.MCQ.Stem
+	if text == "" {
+		text = q.Text
+	}
+	if b.cfg.WebQuery == "question" || b.cfg.Bench != "elaipbench" && b.cfg.WebQuery != "question+title" {
+		return text
+	}
+	if b.st != nil {
+		if d, err := b.st.Doc(q.PaperID); err == nil && d.Title != "" {
+			return text + " " + d.Title
+		}
+	}
+	return text
 }

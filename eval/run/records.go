@@ -49,8 +49,18 @@ type Record struct {
 	ScoreKind    string            `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
 	Cuts         []assemble.Cut    `json:"cuts,omitempty"`
 	Recall       *float64          `json:"evidence_recall,omitempty"` // share of gold evidence in the context
+	Web          []WebItem         `json:"web,omitempty"`             // web modes: what was found and fetched
 	Cached       bool              `json:"cached"`
 	Attempts     int               `json:"attempts,omitempty"`
+}
+
+// WebItem is one web result a question got (fixed JSON).
+type WebItem struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Rank   int    `json:"rank"`
+	Tokens int    `json:"tokens"`
+	Status string `json:"status"` // "ok" or a short error word: "timeout", "blocked", "http 404", ...
 }
 
 // key identifies a unit of work.

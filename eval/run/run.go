@@ -30,6 +30,7 @@ type Options struct {
 	Judge     model.Chat    // the LPFQA judge (nil: short answers get ROUGE-L)
 	Corpus    *corpus.Store // needed by paper and retrieval modes
 	Index     Retrievers    // needed by retrieval modes and the ir baseline
+	Web       WebSearch     // web modes: searches the web (or a stand-in) for a query
 	Questions []bench.Question
 	Log       io.Writer // per-question problems; nil = discard
 	Progress  func(done, total int, r Record)
@@ -88,7 +89,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		}
 		sv = llmSolver{chat: opt.Chat, cfg: cfg}
 	}
-	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps,
+	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web,
 		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
 	sc := scorer{cfg: cfg, judge: opt.Judge, prompts: ps}
 
@@ -195,7 +196,7 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 		}
 	}()
 	bt, err := b.build(ctx, q, mode)
-	r.Context, r.PromptTokens, r.TruncatedTokens, r.Cuts, r.Recall = bt.context, bt.tokens, bt.truncated, bt.cuts, bt.recall
+	r.Context, r.PromptTokens, r.TruncatedTokens, r.Cuts, r.Recall, r.Web = bt.context, bt.tokens, bt.truncated, bt.cuts, bt.recall, bt.web
 	if r.Context == nil {
 		r.Context = []ContextItem{}
 	}
@@ -296,7 +297,7 @@ func Ask(ctx context.Context, opt Options, q bench.Question, mode string) (Recor
 	if err != nil {
 		return Record{}, nil, err
 	}
-	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps,
+	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web,
 		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
 	var sv solver
 	switch cfg.Model {

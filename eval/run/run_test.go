@@ -244,3 +244,34 @@ func TestResumeSkipsFinishedRecords(t *testing.T) {
 		t.Errorf("mixing runs: %v", err)
 	}
 }
+
+// The offline corpus provider gives web modes other papers' passages, never
+// the question's own paper, and records them per question.
+func TestWebModesWithCorpusProvider(t *testing.T) {
+	qs, st, ix := fixture(t)
+	cfg := sampleConfig(t, "reader", Web, FullWeb)
+	cfg.Runs = 1
+	res, err := Run(context.Background(), Options{Config: cfg, Chat: reader(qs), Corpus: st, Index: ix, Questions: qs,
+		Web: CorpusWeb(ix, st, 3, 200)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := ReadResults(filepath.Join(cfg.Out, ResultsFile))
+	if len(recs) != 2*len(qs) {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, r := range recs {
+		if r.Error != "" || len(r.Web) != 3 {
+			t.Fatalf("%s %s: error %q, web %+v", r.QuestionID, r.Mode, r.Error, r.Web)
+		}
+		for _, w := range r.Web {
+			if strings.HasPrefix(w.URL, "corpus://"+r.PaperID+"#") || w.Status != "ok" || w.Tokens == 0 || w.Tokens > 200 {
+				t.Errorf("%s: web item %+v", r.QuestionID, w)
+			}
+		}
+	}
+	// Other papers' passages do not hold the evidence; the paper does.
+	if res.Summary.ByMode[FullWeb].Accuracy != 1 || res.Summary.ByMode[Web].Accuracy > 0.5 {
+		t.Errorf("web %.2f full+web %.2f", res.Summary.ByMode[Web].Accuracy, res.Summary.ByMode[FullWeb].Accuracy)
+	}
+}
