@@ -192,11 +192,11 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 				needIndex = true
 			}
 		}
-		if m != run.ClosedBook && m != run.Oracle {
+		if strings.HasPrefix(m, "full") || (strings.Contains(m, "web") && c.WebProvider == "corpus") {
 			needCorpus = true
 		}
 		if strings.Contains(m, "bm25") || strings.Contains(m, "dense") || strings.Contains(m, "hybrid") {
-			needIndex = true
+			needIndex, needCorpus = true, true
 		}
 	}
 	if needCorpus {

@@ -1,12 +1,58 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/retrieve/web"
 )
 
+// remoteWebSearch wires a search provider, the page fetcher and the web
+// cache. Keys are checked before the run starts; with --web-replay nothing
+// touches the network and no key is needed.
 func remoteWebSearch(c run.Config, f *evalFlags) (run.WebSearch, io.Closer, error) {
-	return nil, nil, fmt.Errorf("--web-provider %s is not available in this build; use --web-provider corpus", c.WebProvider)
+	dir := f.webCache
+	if dir == "" {
+		dir = filepath.Join(c.Out, "web-cache")
+	}
+	cache, err := web.OpenCache(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("web cache %s: %w", dir, err)
+	}
+	s := &web.Searcher{Cache: cache, Replay: c.WebReplay, Results: c.WebResults,
+		Fetcher: web.NewFetcher(web.FetchOptions{Tokens: c.WebTokens, AllowPrivate: f.allowPrivate})}
+	if !c.WebReplay {
+		var p web.Provider
+		switch c.WebProvider {
+		case "google":
+			p, err = web.GoogleFromEnv()
+		case "brave":
+			p, err = web.BraveFromEnv()
+		case "searxng":
+			if f.searxngURL != "" {
+				p = web.NewSearXNG(f.searxngURL, nil)
+			} else {
+				p, err = web.SearXNGFromEnv()
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		s.Provider = p
+	}
+	search := func(ctx context.Context, query, _ string) ([]run.WebDoc, error) {
+		docs, err := s.Search(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]run.WebDoc, len(docs))
+		for i, d := range docs {
+			out[i] = run.WebDoc{URL: d.URL, Title: d.Title, Text: d.Text, Status: d.Status, Rank: d.Rank, Tokens: d.Tokens}
+		}
+		return out, nil
+	}
+	return search, nil, nil
 }

@@ -1,0 +1,33 @@
+// Package web is the web-retrieval mode of paperlens: it reproduces the
+// ElaipBench web setting (section 4.6, appendix A.7.1), which queried the
+// Google Custom Search API with the question plus the paper title, kept the
+// top five pages, converted their HTML to text with trafilatura and truncated
+// the text to its first tokens.
+//
+// A Provider runs the search: NewGoogle (Custom Search JSON API, as in the
+// paper), NewBrave (Brave Search API) or NewSearXNG (a self-hosted
+// meta-search engine, needs no key). GoogleFromEnv, BraveFromEnv and
+// SearXNGFromEnv build them from the environment and fail clearly when a key
+// is missing.
+//
+// A Fetcher downloads each result: http and https only, with a time limit,
+// a size limit and a redirect limit. Unless FetchOptions.AllowPrivate is set
+// it refuses, at dial time, any host that resolves to a loopback, private,
+// link-local, unspecified, multicast or other non-public address, so neither
+// a public name pointing inside nor a redirect can reach internal services
+// (SSRF). HTML goes through ingest/htmltext (go-trafilatura), PDF through
+// ingest/pdftext, text/plain is kept as is; other types are refused. The text
+// is whitespace-normalised (paragraphs separated by "\n\n") and cut to
+// FetchOptions.Tokens cl100k tokens, at a sentence end when one falls in the
+// second half of the budget. Failures never abort a search: they are
+// recorded in Doc.Status ("timeout", "blocked", "http 404", "not html",
+// "too large", "empty", "redirects", "bad pdf", "error").
+//
+// A Searcher ties them together: it retries the provider on 429/5xx with
+// exponential backoff, fetches the top Results pages concurrently and stores
+// the raw search response, every fetched body (content-addressed by SHA-256)
+// and the resulting Docs in a Cache. With Replay set it answers strictly from
+// the cache and never touches the network, so an evaluation can be rerun
+// bit-for-bit; a query that was never cached is the error
+// "not in the web cache: <query>".
+package web
