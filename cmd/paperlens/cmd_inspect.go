@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve/evidence"
+)
+
+func newInspectCmd() *cobra.Command {
+	var mode string
+	var plain bool
+	cmd := &cobra.Command{
+		Use:   "inspect RUN_DIR [QUESTION_ID]",
+		Short: "Show, per question, what each mode retrieved, where the gold evidence was, and why it scored as it did",
+		Long: `inspect reads a run folder. Without a question id it lists the questions
+with a mark per mode (+ right, - wrong, ? miss, ! error). With one it shows,
+for each mode: the passages in rank order with their scores and the gold
+evidence marked in them, the gold sentences that were not retrieved with
+where they are in the paper, web results, the model's output and reasoning,
+the extracted answer, and tokens cut by the budget.
+
+Gold evidence is highlighted in colour on a terminal and between »« otherwise.`,
+		Example: `  paperlens inspect runs/study-ir-base
+  paperlens inspect runs/study-ir-base eb-61f104363ed3 --mode full+hybrid`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			var cfg run.Config
+			b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+			if err != nil {
+				return fmt.Errorf("%s is not a run folder (no config.json): %w", dir, err)
+			}
+			if err := json.Unmarshal(b, &cfg); err != nil {
+				return fmt.Errorf("%s/config.json: %w", dir, err)
+			}
+			recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+			if err != nil {
+				return err
+			}
+			color := !plain && isatty.IsTerminal(os.Stdout.Fd())
+			if len(args) == 1 {
+				return listQuestions(os.Stdout, cfg, recs)
+			}
+			qs, _ := loadQuestions(cfg, io.Discard)
+			var q *bench.Question
+			for i := range qs {
+				if qs[i].ID == args[1] {
+					q = &qs[i]
+				}
+			}
+			if q == nil {
+				return fmt.Errorf("no question %q in %s; 'paperlens inspect %s' lists them", args[1], cfg.Data, dir)
+			}
+			var st *corpus.Store
+			if s, err := corpus.Open(cfg.Home, true); err == nil {
+				st = s
+				defer st.Close()
+			}
+			return showQuestion(os.Stdout, *q, recs, mode, st, color)
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "", "show only this mode")
+	cmd.Flags().BoolVar(&plain, "plain", false, "no colour even on a terminal")
+	return cmd
+}
+
+func mark(r run.Record) string {
+	switch {
+	case r.Error != "":
+		return "!"
+	case r.Miss:
+		return "?"
+	case r.Correct:
+		return "+"
+	}
+	return "-"
+}
+
+func listQuestions(w io.Writer, cfg run.Config, recs []run.Record) error {
+	byQ := map[string]map[string]string{}
+	types := map[string]string{}
+	var ids []string
+	for _, r := range recs {
+		if byQ[r.QuestionID] == nil {
+			byQ[r.QuestionID] = map[string]string{}
+			ids = append(ids, r.QuestionID)
+		}
+		byQ[r.QuestionID][r.Mode] += mark(r)
+		types[r.QuestionID] = r.QuestionType
+	}
+	sort.Strings(ids)
+	fmt.Fprintf(w, "%-18s %-8s", "question", "type")
+	for _, m := range cfg.Modes {
+		fmt.Fprintf(w, " %-12s", m)
+	}
+	fmt.Fprintln(w)
+	for _, id := range ids {
+		fmt.Fprintf(w, "%-18s %-8s", id, types[id])
+		for _, m := range cfg.Modes {
+			fmt.Fprintf(w, " %-12s", byQ[id][m])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "\n+ right  - wrong  ? no answer extracted  ! error   (one mark per run)")
+	return nil
+}
+
+// highlight marks the gold sentences found in a passage.
+func highlight(text string, gold *evidence.Gold, color bool) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if gold == nil {
+		return text
+	}
+	open, close := "»", "«"
+	if color {
+		open, close = "\x1b[1;33m", "\x1b[0m"
+	}
+	for _, s := range gold.Sentences {
+		if m := gold.Score([]string{text}); m.FirstHit == 0 {
+			break
+		}
+		if i := strings.Index(strings.ToLower(text), strings.ToLower(strings.Join(strings.Fields(s.Text), " "))); i >= 0 {
+			n := len(strings.Join(strings.Fields(s.Text), " "))
+			text = text[:i] + open + text[i:i+n] + close + text[i+n:]
+		}
+	}
+	return text
+}
+
+func showQuestion(w io.Writer, q bench.Question, recs []run.Record, only string, st *corpus.Store, color bool) error {
+	fmt.Fprintf(w, "%s  [%s]  paper %s\n\n%s\n\nGold answer: %s\n", q.ID, q.Type, q.PaperID, q.Text, q.Answer)
+	var gold *evidence.Gold
+	if strings.TrimSpace(q.Evidence) != "" {
+		gold = evidence.ParseGold(q.Evidence, evidence.Options{})
+		fmt.Fprintf(w, "Gold evidence: %s\n", strings.Join(strings.Fields(q.Evidence), " "))
+	}
+	texts := map[string]string{}
+	var ids, all []string
+	if st != nil {
+		if ps, err := st.Passages(q.PaperID); err == nil {
+			for _, p := range ps {
+				texts[p.PassageID] = p.Text
+				ids, all = append(ids, p.PassageID), append(all, p.Text)
+			}
+		}
+	}
+	for _, r := range recs {
+		if r.QuestionID != q.ID || (only != "" && r.Mode != only) {
+			continue
+		}
+		fmt.Fprintf(w, "\n═══ %s  run %d  %s  extracted %q (%s)  %d prompt tokens", r.Mode, r.Run, map[bool]string{true: "RIGHT", false: "WRONG"}[r.Correct], r.Extracted, r.Method, r.PromptTokens)
+		if r.TruncatedTokens > 0 {
+			fmt.Fprintf(w, ", %d cut to fit", r.TruncatedTokens)
+		}
+		fmt.Fprintln(w)
+		if r.Error != "" {
+			fmt.Fprintf(w, "error: %s\n", r.Error)
+		}
+		var got []string
+		for _, c := range r.Context {
+			t := texts[c.PassageID]
+			got = append(got, t)
+			fmt.Fprintf(w, "  %2d  %8.4f  %s\n      %s\n", c.Rank, c.Score, c.PassageID, truncate(highlight(t, gold, color), 600))
+		}
+		for _, x := range r.Web {
+			fmt.Fprintf(w, "  web %d  %-8s %s  %s (%d tokens)\n", x.Rank, x.Status, x.URL, x.Title, x.Tokens)
+		}
+		if gold != nil && len(r.Context) > 0 && st != nil {
+			m := gold.Score(got)
+			locs := gold.Locate(ids, all)
+			for i, fr := range m.FirstRank {
+				if fr == 0 {
+					where := "not found in the paper's passages"
+					if locs[i].PassageID != "" {
+						where = fmt.Sprintf("in %s", locs[i].PassageID)
+					}
+					fmt.Fprintf(w, "  not retrieved: %q (%s)\n", truncate(locs[i].Sentence, 120), where)
+				}
+			}
+		}
+		if r.Reasoning != "" {
+			fmt.Fprintf(w, "reasoning (%d chars): %s\n", len(r.Reasoning), truncate(strings.Join(strings.Fields(r.Reasoning), " "), 400))
+		}
+		fmt.Fprintf(w, "output: %s\n", truncate(strings.TrimSpace(r.Output), 800))
+	}
+	return nil
+}
