@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,5 +33,33 @@ func TestInspect(t *testing.T) {
 	}
 	if _, errOut, code := paperlens(t, "inspect", out, "../../etc/passwd"); code != 2 || !strings.Contains(errOut, "no question") {
 		t.Errorf("unknown id: exit %d %q", code, errOut)
+	}
+}
+
+func TestReportTwoRuns(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl")
+	var dirs []string
+	for _, m := range []string{"ir", "random"} {
+		out := filepath.Join(t.TempDir(), m)
+		if _, errOut, code := paperlens(t, "eval", "--home", home, "--data", data, "--model", m, "--mode", "full,full+hybrid,oracle", "--runs", "2", "--out", out); code != 0 {
+			t.Fatalf("eval %s: %s", m, errOut)
+		}
+		dirs = append(dirs, out)
+	}
+	html := filepath.Join(t.TempDir(), "report.html")
+	md := filepath.Join(t.TempDir(), "report.md")
+	if _, errOut, code := paperlens(t, append([]string{"report", "--html", html, "--md", md}, dirs...)...); code != 0 {
+		t.Fatalf("report: %s", errOut)
+	}
+	h, _ := os.ReadFile(html)
+	m, _ := os.ReadFile(md)
+	if strings.Count(string(h), "<svg") < 3 || strings.Contains(string(h), "http://") || strings.Contains(string(h), "https://") || strings.Contains(string(h), "<script") {
+		t.Errorf("HTML report is not self-contained or lacks charts (%d bytes)", len(h))
+	}
+	for _, want := range []string{"ir", "random", "oracle"} {
+		if !strings.Contains(string(m), want) {
+			t.Errorf("Markdown report lacks %q", want)
+		}
 	}
 }
