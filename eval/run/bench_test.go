@@ -8,7 +8,6 @@ import (
 
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/retrieve"
 )
 
 // BenchmarkHarness measures the work paperlens does per question outside the
@@ -23,7 +22,7 @@ func BenchmarkHarness(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bl := &builder{cfg: cfg, st: st, ix: ix, prompts: ps, papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
+	bl := newBuilder(Options{Config: cfg, Corpus: st, Index: ix}, ps)
 	instant := model.ChatFunc(func(context.Context, model.Request) (model.Response, error) {
 		return model.Response{Content: "After reading the paper, the answer is B."}, nil
 	})

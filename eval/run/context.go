@@ -32,6 +32,12 @@ type WebDoc struct {
 // the search itself failed; a page that failed is a WebDoc with its Status.
 type WebSearch func(ctx context.Context, query, paperID string) ([]WebDoc, error)
 
+// newBuilder makes the prompt builder of a run.
+func newBuilder(opt Options, ps *prompts.Set) *builder {
+	return &builder{cfg: opt.Config, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web,
+		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
+}
+
 // builder assembles each question's prompt for a mode. Retrieval does not
 // depend on the run, so it is done once per question and mode.
 type builder struct {

@@ -74,23 +74,11 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var sv solver
-	switch cfg.Model {
-	case "random":
-		sv = randomSolver{seed: cfg.Seed}
-	case "ir":
-		if opt.Index == nil {
-			return Result{}, fmt.Errorf("the ir baseline needs the retrieval index")
-		}
-		sv = irSolver{ix: opt.Index, retriever: "bm25", threshold: cfg.IRThreshold}
-	default:
-		if opt.Chat == nil {
-			return Result{}, fmt.Errorf("no model client for %s", cfg.Model)
-		}
-		sv = llmSolver{chat: opt.Chat, cfg: cfg}
+	sv, err := newSolver(opt)
+	if err != nil {
+		return Result{}, err
 	}
-	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web,
-		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
+	b := newBuilder(opt, ps)
 	sc := scorer{cfg: cfg, judge: opt.Judge, prompts: ps}
 
 	path := filepath.Join(cfg.Out, ResultsFile)
@@ -297,17 +285,30 @@ func Ask(ctx context.Context, opt Options, q bench.Question, mode string) (Recor
 	if err != nil {
 		return Record{}, nil, err
 	}
-	b := &builder{cfg: cfg, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web,
-		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
-	var sv solver
-	switch cfg.Model {
-	case "random":
-		sv = randomSolver{seed: cfg.Seed}
-	case "ir":
-		sv = irSolver{ix: opt.Index, retriever: "bm25", threshold: cfg.IRThreshold}
-	default:
-		sv = llmSolver{chat: opt.Chat, cfg: cfg}
+	sv, err := newSolver(opt)
+	if err != nil {
+		return Record{}, nil, err
 	}
+	b := newBuilder(opt, ps)
 	r := evaluate(ctx, b, sv, scorer{cfg: cfg, judge: opt.Judge, prompts: ps}, q, mode, 1)
 	return r, b.retrieved[q.ID+"\x00"+strings.TrimPrefix(mode, "full+")], nil
+}
+
+// newSolver picks the solver for the configured model: an offline baseline
+// or the model client.
+func newSolver(opt Options) (solver, error) {
+	cfg := opt.Config
+	switch cfg.Model {
+	case "random":
+		return randomSolver{seed: cfg.Seed}, nil
+	case "ir":
+		if opt.Index == nil {
+			return nil, fmt.Errorf("the ir baseline needs the retrieval index")
+		}
+		return irSolver{ix: opt.Index, retriever: "bm25", threshold: cfg.IRThreshold}, nil
+	}
+	if opt.Chat == nil {
+		return nil, fmt.Errorf("no model client for %s", cfg.Model)
+	}
+	return llmSolver{chat: opt.Chat, cfg: cfg}, nil
 }
