@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -66,7 +65,9 @@ server. Point it at a real model with --models and --base-url.`,
 			if err != nil {
 				return err
 			}
-			if _, err := ensurePapers(ctx, home, f.cfg.Data, f.cfg.Papers, f.cfg.MaxPassageTokens, qs); err != nil {
+			// ensurePapers keeps only the questions whose paper is available.
+			qs, err = ensurePapers(ctx, home, f.cfg.Data, f.cfg.Papers, f.cfg.MaxPassageTokens, qs)
+			if err != nil {
 				return err
 			}
 			if f.cfg.Bench == "elaipbench" {
@@ -74,14 +75,7 @@ server. Point it at a real model with --models and --base-url.`,
 				if err != nil {
 					return err
 				}
-				qs2, _, _ := bench.LoadElaipBench(f.cfg.Data)
-				var kept []bench.Question
-				for _, q := range qs2 {
-					if ix.Has(q.PaperID) {
-						kept = append(kept, q)
-					}
-				}
-				sum, err := retrieval.Run(ctx, ix, kept, retrieval.Config{
+				sum, err := retrieval.Run(ctx, ix, qs, retrieval.Config{
 					Retrievers: []string{index.Bleve, index.Okapi, index.Dense, index.Hybrid},
 					Forms:      []retrieve.QueryForm{retrieve.FormStem, retrieve.FormOptions},
 					Ks:         []int{1, 5, 10}, RRFK: f.index.rrfK,
