@@ -137,23 +137,7 @@ served from the response cache in the run folder.
 // loadQuestions reads a benchmark file in the named format, printing
 // problems with their line numbers.
 func loadQuestions(c run.Config, logw io.Writer) ([]bench.Question, error) {
-	var qs []bench.Question
-	var problems []bench.Problem
-	var err error
-	switch c.Bench {
-	case "elaipbench":
-		qs, problems, err = bench.LoadElaipBench(c.Data)
-	case "lpfqa":
-		var m bench.FieldMap
-		if m, err = bench.ParseFieldMap(c.Fields); err != nil {
-			return nil, err
-		}
-		qs, problems, err = bench.LoadLPFQA(c.Data, m)
-	case "jsonl":
-		qs, problems, err = bench.LoadJSONL(c.Data)
-	default:
-		return nil, fmt.Errorf("--bench %q: use elaipbench, lpfqa or jsonl", c.Bench)
-	}
+	qs, problems, err := run.LoadQuestions(c)
 	for _, p := range problems {
 		fmt.Fprintf(logw, "%s:%s\n", c.Data, p)
 	}

@@ -40,7 +40,7 @@ Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
-	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newIndexCmd(), newSearchCmd(), newEvalCmd(), newStudyCmd(), newAskCmd(), newInspectCmd(), newReportCmd(), newBenchCmd())
+	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newIndexCmd(), newSearchCmd(), newEvalCmd(), newStudyCmd(), newAskCmd(), newInspectCmd(), newServeCmd(), newReportCmd(), newBenchCmd())
 	return root
 }
 

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/eval/inspector"
+)
+
+func newServeCmd() *cobra.Command {
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "serve [--home DIR] [--addr 127.0.0.1:7575] RUN_DIR...",
+		Short: "Browse runs in a read-only web inspector: per question, every mode side by side",
+		Long: `serve starts a local, read-only web UI over the given run folders:
+  /                 every run with its summary table (accuracy and 95% interval,
+                    RAG effect against the baseline, evidence recall, miss rate, tokens)
+  /r/N/             the questions of run N, filtered by mode, outcome, type,
+                    breakdown field and "flipped" (right in full but wrong with
+                    retrieval, or the reverse), sortable by any column
+  /r/N/q/ID         one question: for each mode side by side, the passages in rank
+                    order with scores and retriever, gold evidence highlighted,
+                    gold sentences that were not retrieved with their section and
+                    offset, web results, the output, reasoning and extracted answer
+  /r/N/paper/ID     the cleaned paper with passage boundaries and all gold evidence
+
+It binds to 127.0.0.1 unless --addr says otherwise, serves only the runs named,
+runs no scripts, loads nothing from the network, and never shows API keys.
+Paper passages come from the corpus home recorded in each run's config.json;
+--home overrides it (for a run folder copied from another machine). A run
+still going is re-read when its results.jsonl changes.`,
+		Example: `  paperlens serve runs/study-ir-base runs/study-random-base
+  paperlens serve --addr 127.0.0.1:0 runs/elaipbench-gpt-4o-base   # any free port`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt := inspector.Options{Log: os.Stderr}
+			if cmd.Flags().Changed("home") {
+				opt.Home = homeDir(cmd)
+			}
+			site, err := inspector.Load(args, opt)
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("listen on %s: %w (another server there? try --addr 127.0.0.1:0 for any free port)", addr, err)
+			}
+			host, _, _ := net.SplitHostPort(ln.Addr().String())
+			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+				fmt.Fprintf(os.Stderr, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
+			}
+			srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(os.Stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				defer cancel()
+				srv.Shutdown(sctx)
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7575", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
+	return cmd
+}

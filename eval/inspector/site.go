@@ -1,0 +1,334 @@
+package inspector
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve/evidence"
+)
+
+// Options configure a Site.
+type Options struct {
+	// Home overrides the corpus home recorded in each run's config.json
+	// (use it when the run folder was moved to another machine).
+	Home string
+	// Log receives problems met while loading (a missing dataset, a corpus
+	// that is locked); pages still render what is there.
+	Log io.Writer
+}
+
+// Site is the set of runs the inspector serves. It holds only the runs it
+// was given: every page is looked up by run number and by ids present in
+// those runs, never by a path taken from the request.
+type Site struct {
+	opt    Options
+	dirs   []string
+	mu     sync.Mutex
+	runs   []*Run
+	papers *paperCache
+}
+
+// Run is one run folder, loaded.
+type Run struct {
+	ID       string // "1", "2", ... in the order given
+	Dir      string
+	Name     string
+	Config   run.Config
+	Summary  run.Summary
+	Modes    []string
+	Fields   []string // breakdown fields present
+	Types    []string
+	Problems []string // shown on the run's pages
+
+	Questions []*Question // dataset order, then ids only the records know
+	byID      map[string]*Question
+	byPaper   map[string][]*Question
+	home      string
+	stamp     fileStamp
+}
+
+// Question is one question with its records, by mode.
+type Question struct {
+	bench.Question
+	Index   int                     // position in Run.Questions
+	Records map[string][]run.Record // by mode, in run order
+	Share   map[string]float64      // share of scored records that are correct, by mode (-1: none scored)
+	gold    *evidence.Gold
+	goldOK  bool
+}
+
+// Gold is the question's parsed evidence (nil when it has none).
+func (q *Question) Gold() *evidence.Gold {
+	if !q.goldOK {
+		if strings.TrimSpace(q.Evidence) != "" {
+			q.gold = evidence.ParseGold(q.Evidence, evidence.Options{})
+		}
+		q.goldOK = true
+	}
+	return q.gold
+}
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(dir string) fileStamp {
+	fi, err := os.Stat(filepath.Join(dir, run.ResultsFile))
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{fi.Size(), fi.ModTime()}
+}
+
+// Load reads the run folders. A folder that is not a run (no config.json)
+// is an error; a run whose dataset or corpus is missing loads with a
+// problem noted, and its pages show records without question or passage text.
+func Load(dirs []string, opt Options) (*Site, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("no run folders given")
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	s := &Site{opt: opt, dirs: dirs, papers: newPaperCache()}
+	for i, d := range dirs {
+		r, err := s.loadRun(strconv.Itoa(i+1), d)
+		if err != nil {
+			return nil, err
+		}
+		s.runs = append(s.runs, r)
+	}
+	// Read every paper the runs refer to once, up front, and release the
+	// corpus lock at once: an ingest or eval may want to write meanwhile.
+	for _, r := range s.runs {
+		ids := make([]string, 0, len(r.byPaper))
+		for p := range r.byPaper {
+			ids = append(ids, p)
+		}
+		if err := s.papers.preload(r.home, ids); err != nil {
+			msg := fmt.Sprintf("passages not shown: %v", err)
+			r.Problems = append(r.Problems, msg)
+			fmt.Fprintf(opt.Log, "%s: %s\n", r.Dir, msg)
+		}
+	}
+	return s, nil
+}
+
+// Runs returns the runs, reloading any whose results file changed since it
+// was read (so a run still going can be watched).
+func (s *Site) Runs() []*Run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, r := range s.runs {
+		if stampOf(r.Dir) != r.stamp {
+			if nr, err := s.loadRun(r.ID, r.Dir); err == nil {
+				s.runs[i] = nr
+			}
+		}
+	}
+	return append([]*Run(nil), s.runs...)
+}
+
+// Run returns the run with the given number, or nil.
+func (s *Site) Run(id string) *Run {
+	for _, r := range s.Runs() {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+func (s *Site) loadRun(id, dir string) (*Run, error) {
+	r := &Run{ID: id, Dir: dir, Name: filepath.Base(filepath.Clean(dir)), byID: map[string]*Question{}, byPaper: map[string][]*Question{}}
+	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a run folder (no config.json): %w", dir, err)
+	}
+	if err := json.Unmarshal(b, &r.Config); err != nil {
+		return nil, fmt.Errorf("%s/config.json: %w", dir, err)
+	}
+	r.home = r.Config.Home
+	if s.opt.Home != "" {
+		r.home = s.opt.Home
+	}
+	r.stamp = stampOf(dir)
+	recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+	if err != nil {
+		return nil, err
+	}
+	qs, problems, err := run.LoadQuestions(r.Config)
+	if err != nil {
+		msg := fmt.Sprintf("question texts not shown: %v (the run's config names this dataset; is it still there?)", err)
+		r.Problems = append(r.Problems, msg)
+		fmt.Fprintf(s.opt.Log, "%s: %s\n", dir, msg)
+	} else if len(problems) > 0 {
+		fmt.Fprintf(s.opt.Log, "%s: %s: %d rows with problems (as when the run was made)\n", dir, r.Config.Data, len(problems))
+	}
+	add := func(q bench.Question) *Question {
+		x := &Question{Question: q, Index: len(r.Questions), Records: map[string][]run.Record{}, Share: map[string]float64{}}
+		r.Questions = append(r.Questions, x)
+		r.byID[q.ID] = x
+		r.byPaper[q.PaperID] = append(r.byPaper[q.PaperID], x)
+		return x
+	}
+	for _, q := range qs {
+		if r.byID[q.ID] == nil {
+			add(q)
+		}
+	}
+	modes := map[string]bool{}
+	for _, rec := range recs {
+		q := r.byID[rec.QuestionID]
+		if q == nil {
+			// The dataset is gone or changed: show what the record knows.
+			q = add(bench.Question{ID: rec.QuestionID, PaperID: rec.PaperID, Type: rec.QuestionType, Answer: rec.Gold, Breakdown: rec.Breakdown})
+		}
+		q.Records[rec.Mode] = append(q.Records[rec.Mode], rec)
+		modes[rec.Mode] = true
+	}
+	fields, types := map[string]bool{}, map[string]bool{}
+	for _, q := range r.Questions {
+		for m, rs := range q.Records {
+			sort.Slice(rs, func(i, j int) bool { return rs[i].Run < rs[j].Run })
+			n, c := 0, 0
+			for _, x := range rs {
+				if x.Error == "" && x.ScoreKind != "rouge_l" {
+					n++
+					if x.Correct {
+						c++
+					}
+				}
+			}
+			q.Share[m] = -1
+			if n > 0 {
+				q.Share[m] = float64(c) / float64(n)
+			}
+		}
+		for f := range q.Breakdown {
+			fields[f] = true
+		}
+		if q.Type != "" {
+			types[q.Type] = true
+		}
+	}
+	r.Fields, r.Types = keys(fields), keys(types)
+	for _, m := range r.Config.Modes {
+		if modes[m] || len(recs) == 0 {
+			r.Modes = append(r.Modes, m)
+			delete(modes, m)
+		}
+	}
+	r.Modes = append(r.Modes, keys(modes)...)
+
+	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil && json.Unmarshal(b, &r.Summary) == nil && r.Summary.Questions > 0 && fresh(dir) {
+		return r, nil
+	}
+	// No summary yet (the run is going or was killed), or an older one.
+	cfg := r.Config
+	cfg.Modes = r.Modes
+	r.Summary = run.Summarize(cfg, qs, recs)
+	return r, nil
+}
+
+// fresh reports whether summary.json was written after the last record.
+func fresh(dir string) bool {
+	a, err1 := os.Stat(filepath.Join(dir, "summary.json"))
+	b, err2 := os.Stat(filepath.Join(dir, run.ResultsFile))
+	return err1 == nil && (err2 != nil || !a.ModTime().Before(b.ModTime()))
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// paper is one paper's stored passages.
+type paper struct {
+	Doc      corpus.Document
+	Passages []corpus.Passage
+	ord      map[string]int // passage id -> index
+	err      error
+}
+
+// paperCache holds papers by corpus home and id. Papers are read with the
+// store opened read-only and closed straight after, so the server never
+// holds the corpus lock.
+type paperCache struct {
+	mu sync.Mutex
+	m  map[string]map[string]*paper
+}
+
+func newPaperCache() *paperCache { return &paperCache{m: map[string]map[string]*paper{}} }
+
+func (c *paperCache) preload(home string, ids []string) error {
+	var missing []string
+	c.mu.Lock()
+	for _, id := range ids {
+		if c.m[home][id] == nil {
+			missing = append(missing, id)
+		}
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return nil
+	}
+	st, err := corpus.Open(home, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m[home] == nil {
+		c.m[home] = map[string]*paper{}
+	}
+	for _, id := range missing {
+		p := &paper{ord: map[string]int{}}
+		if p.Doc, p.err = st.Doc(id); p.err == nil {
+			p.Passages, p.err = st.Passages(id)
+		}
+		for i, x := range p.Passages {
+			p.ord[x.PassageID] = i
+		}
+		c.m[home][id] = p
+	}
+	return nil
+}
+
+// get returns a paper, reading it if a preload missed it (the corpus was
+// locked at start). It returns nil when the paper cannot be read.
+func (c *paperCache) get(home, id string) *paper {
+	c.mu.Lock()
+	p := c.m[home][id]
+	c.mu.Unlock()
+	if p == nil {
+		if c.preload(home, []string{id}) != nil {
+			return nil
+		}
+		c.mu.Lock()
+		p = c.m[home][id]
+		c.mu.Unlock()
+	}
+	if p == nil || p.err != nil {
+		return nil
+	}
+	return p
+}
