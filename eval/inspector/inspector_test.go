@@ -1,0 +1,305 @@
+package inspector
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/paperlens/paperlens/eval/run"
+)
+
+func serve(t *testing.T, cfg run.Config) (*httptest.Server, string) {
+	t.Helper()
+	dir, _ := writeFixture(t, cfg)
+	site, err := Load([]string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler())
+	t.Cleanup(srv.Close)
+	return srv, dir
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) (int, string, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest("GET", srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Send the path exactly as written: the client would clean "..".
+	req.URL.Opaque, _, _ = strings.Cut(path, "?")
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), res.Header
+}
+
+func TestRoutes(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	cases := []struct {
+		path string
+		code int
+	}{
+		{"/", 200},
+		{"/r/1/", 200},
+		{"/r/1/q/q1", 200},
+		{"/r/1/q/q1?run=2&mode=bm25", 200},
+		{"/r/1/paper/evil", 200},
+		{"/static/style.css", 200},
+		// Only the runs, questions and papers given are served.
+		{"/r/2/", 404},
+		{"/r/0/", 404},
+		{"/r/1/q/q9", 404},
+		{"/r/1/paper/nope", 404},
+		{"/r/1/config.json", 404},
+		{"/r/1/results.jsonl", 404},
+		// Traversal, raw and encoded, never reaches a file or a redirect.
+		{"/../", 404},
+		{"/r/1/../../etc/passwd", 404},
+		{"/r/1/q/../../config.json", 404},
+		{"/r/1/q/..%2F..%2Fconfig.json", 404},
+		{"/r/1/paper/..%2f..%2fhome%2fcorpus.db", 404},
+		{"/r/%2e%2e/", 404},
+		{"/static/../inspector.go", 404},
+		{"/static/..%2fsite.go", 404},
+		{"/%2e%2e%252f%2e%2e%252fetc/passwd", 404},
+		{"/r/1/q/q1%00", 404},
+		{"/r/1/./q/q1", 404},
+	}
+	for _, c := range cases {
+		if code, body, _ := get(t, srv, c.path); code != c.code {
+			t.Errorf("GET %s = %d, want %d (%.80s)", c.path, code, c.code, body)
+		}
+	}
+	res, err := srv.Client().Post(srv.URL+"/r/1/", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST = %d, want 405: the inspector is read-only", res.StatusCode)
+	}
+	// A page reached through another host name (DNS rebinding) is refused.
+	req, _ := http.NewRequest("GET", srv.URL+"/", nil)
+	req.Host = "attacker.example:80"
+	res, err = srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("foreign Host = %d, want 421", res.StatusCode)
+	}
+}
+
+// TestEscaping: paper, question, option, web and model text with markup is
+// shown as text on every page, and the headers forbid scripts besides.
+func TestEscaping(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	raw := regexp.MustCompile(`(?i)<script|<img|<[a-z][^>"]*\son[a-z]+=|href="javascript:|<b>`)
+	for _, path := range []string{"/", "/r/1/", "/r/1/q/q1", "/r/1/q/q1?run=2", "/r/1/paper/evil"} {
+		code, body, h := get(t, srv, path)
+		if code != 200 {
+			t.Fatalf("GET %s = %d", path, code)
+		}
+		if m := raw.FindString(body); m != "" {
+			i := strings.Index(body, m)
+			t.Errorf("GET %s: unescaped %q in %q", path, m, body[max(0, i-80):min(len(body), i+80)])
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
+			t.Errorf("GET %s: CSP %q allows scripts", path, csp)
+		}
+	}
+	_, q, _ := get(t, srv, "/r/1/q/q1")
+	for _, want := range []string{
+		"What does &lt;script&gt;alert(&#39;q&#39;)&lt;/script&gt; train on?", // question
+		"B. &lt;img src=x onerror=alert(3)&gt;",                                // option
+		"&lt;script&gt;alert(&#39;out&#39;)&lt;/script&gt; Answer: B",          // model output
+		"thinking &lt;b&gt;bold&lt;/b&gt; about it",                            // reasoning
+		"&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;",          // paper passage
+		"&lt;img src=x onerror=alert(5)&gt; javascript:alert(4)",               // web result, not a link
+		`<a href="https://example.org/a" rel="noreferrer noopener">Example page</a>`,
+	} {
+		if !strings.Contains(q, want) {
+			t.Errorf("question page lacks %q", want)
+		}
+	}
+	_, p, _ := get(t, srv, "/r/1/paper/evil")
+	if !strings.Contains(p, "See javascript:alert(2) for details.") || !strings.Contains(p, "Evil &lt;b&gt;Paper&lt;/b&gt;") {
+		t.Error("paper view does not show the paper's markup as text")
+	}
+}
+
+func TestNoAPIKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-env-secret-1")
+	srv, _ := serve(t, run.Config{BaseURL: "https://alice:sk-userinfo-secret@llm.example/v1?key=sk-query-secret", APIKeyEnv: "OPENAI_API_KEY"})
+	for _, path := range []string{"/", "/r/1/", "/r/1/q/q1", "/r/1/paper/evil"} {
+		_, body, _ := get(t, srv, path)
+		if strings.Contains(body, "secret") || strings.Contains(body, "alice") {
+			t.Errorf("GET %s shows a credential", path)
+		}
+	}
+	if _, body, _ := get(t, srv, "/"); !strings.Contains(body, "https://llm.example/v1") {
+		t.Error("index does not show the (redacted) model URL")
+	}
+}
+
+func TestQuestionPage(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	_, body, _ := get(t, srv, "/r/1/q/q1")
+	modes := regexp.MustCompile(`data-mode="([^"]+)"`).FindAllStringSubmatch(body, -1)
+	if len(modes) != 3 || modes[0][1] != "full" || modes[1][1] != "bm25" || modes[2][1] != "web" {
+		t.Fatalf("modes side by side: %v", modes)
+	}
+	bm25 := body[strings.Index(body, `data-mode="bm25"`):strings.Index(body, `data-mode="web"`)]
+	// Passages in rank order with scores, retriever and a link into the paper.
+	i0, i1 := strings.Index(bm25, "#1</span><span class=\"score\">score 2.5000</span><span>bm25</span><a href=\"/r/1/paper/evil#p0\">evil#0</a>"),
+		strings.Index(bm25, "#2</span><span class=\"score\">score 1.2500</span><span>bm25</span><a href=\"/r/1/paper/evil#p1\">evil#1</a>")
+	if i0 < 0 || i1 < i0 {
+		t.Errorf("passages not in rank order with scores:\n%s", bm25)
+	}
+	// The gold sentence the second passage holds is highlighted in it.
+	if !strings.Contains(bm25, `<mark class="gold" title="gold sentence 1">We train the retriever on twelve thousand labelled question passage pairs</mark>`) {
+		t.Errorf("gold evidence not highlighted in the retrieved passage:\n%s", bm25)
+	}
+	// The one not retrieved is listed with its section and offset.
+	miss := bm25[strings.Index(bm25, "Gold evidence not retrieved"):]
+	if !strings.Contains(miss, "Results show the hybrid retriever") || !strings.Contains(miss, `section “4 Results”`) || !strings.Contains(miss, `<a href="/r/1/paper/evil#p2">evil#2</a>`) {
+		t.Errorf("unretrieved gold not placed in the paper:\n%s", miss)
+	}
+	for _, want := range []string{"Answer: B", "reasoning (", "by rule", "wrong", "cut to fit"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("question page lacks %q", want)
+		}
+	}
+	if !strings.Contains(body, "120 tokens cut to fit the budget") {
+		t.Error("full mode does not show the tokens cut by the budget")
+	}
+	web := body[strings.Index(body, `data-mode="web"`):]
+	if !strings.Contains(web, "http 404") {
+		t.Error("web results lack their status")
+	}
+	_, q3, _ := get(t, srv, "/r/1/q/q3")
+	if !strings.Contains(q3, "web search: timeout after 3 attempts") {
+		t.Error("an error record does not show its error")
+	}
+}
+
+func TestPaperView(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	_, body, _ := get(t, srv, "/r/1/paper/evil")
+	for _, want := range []string{
+		`id="p0"`, `id="p1"`, `id="p2"`, "evil#1 · § 3.2 Method",
+		`<mark class="gold" title="gold evidence of q1">We train the retriever on twelve thousand labelled question passage pairs</mark>`,
+		`<mark class="gold" title="gold evidence of q2">The reranker improves accuracy by four points on the held out set</mark>`,
+		`<mark class="gold" title="gold evidence of q1">Results show the hybrid retriever`,
+		"2 of 2 gold sentences found",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("paper view lacks %q", want)
+		}
+	}
+}
+
+func TestListFilters(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	ids := regexp.MustCompile(`<td><a href="/r/1/q/([^"]+)"`)
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{"q1", "q2", "q3"}},
+		{"mode=bm25&outcome=wrong", []string{"q1"}},
+		{"mode=bm25&outcome=right", []string{"q2", "q3"}},
+		{"outcome=error", []string{"q3"}},
+		{"flipped=lost", []string{"q1"}},
+		{"flipped=gained", []string{"q2"}},
+		{"flipped=either", []string{"q1", "q2"}},
+		{"flipped=lost&mode=web", []string{"q1"}}, // web is a retrieval mode too
+		{"flipped=gained&mode=web", nil},
+		{"type=MA-MCQ", []string{"q2"}},
+		{"bd.difficulty=hard", []string{"q2"}},
+		{"text=plain", []string{"q3"}},
+		{"text=%3Cscript%3E", []string{"q1"}},
+		{"sort=mode:bm25", []string{"q1", "q2", "q3"}},
+		{"sort=mode:bm25&desc=1", []string{"q2", "q3", "q1"}},
+		{"sort=id&desc=1", []string{"q3", "q2", "q1"}},
+		{"sort=flips&desc=1", []string{"q1", "q2", "q3"}},
+		{"mode=nonsense", []string{"q1", "q2", "q3"}},
+	}
+	for _, c := range cases {
+		_, body, _ := get(t, srv, "/r/1/?"+c.query)
+		var got []string
+		for _, m := range ids.FindAllStringSubmatch(body, -1) {
+			got = append(got, m[1])
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("?%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	_, body, _ := get(t, srv, "/r/1/")
+	if !strings.Contains(body, `<td class="cell ok">&#43;&#43;</td><td class="cell bad">−−</td>`) || !strings.Contains(body, "lost: bm25, web") || !strings.Contains(body, "gained: bm25") {
+		t.Errorf("list cells or flips wrong:\n%s", body)
+	}
+}
+
+func TestIndexSummary(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	_, body, _ := get(t, srv, "/")
+	// Computed from the records (the fixture has no summary.json): full is
+	// right on q1 and q3 (2 of 3), bm25 on q2 and q3, web on none of the two
+	// scored (q3's web record is an error).
+	for _, want := range []string{`<td>full <span class="muted">\(baseline\)</span></td>\s*<td class="num">66.7</td>`, `<td>web</td>\s*<td class="num">0.0</td>`, `2 × 3 \(18 records\)`} {
+		if !regexp.MustCompile(want).MatchString(body) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+}
+
+// TestWatchesGrowingRun: a run still being written is re-read when its
+// results file changes.
+func TestWatchesGrowingRun(t *testing.T) {
+	srv, dir := serve(t, run.Config{})
+	f, err := os.OpenFile(filepath.Join(dir, run.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"question_id":"q3","paper_id":"plain","mode":"web","run":1,"model":"fixture-model","correct":true,"extracted":"A","gold":"A","score_kind":"exact","output":"Answer: A (retried)"}` + "\n")
+	f.Close()
+	_, body, _ := get(t, srv, "/r/1/q/q3?run=1")
+	if !strings.Contains(body, "Answer: A (retried)") {
+		t.Error("a record appended after start is not shown")
+	}
+}
+
+func TestMissingDatasetAndCorpus(t *testing.T) {
+	dir, home := writeFixture(t, run.Config{})
+	var cfg run.Config
+	b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
+	must(t, jsonUnmarshal(b, &cfg))
+	must(t, os.Remove(cfg.Data))
+	must(t, os.Remove(filepath.Join(home, "corpus.db")))
+	var log strings.Builder
+	site, err := Load([]string{dir}, Options{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler())
+	defer srv.Close()
+	if !strings.Contains(log.String(), "question texts not shown") || !strings.Contains(log.String(), "passages not shown") {
+		t.Errorf("log: %s", log.String())
+	}
+	code, body, _ := get(t, srv, "/r/1/q/q1")
+	if code != 200 || !strings.Contains(body, "passage text not available") || !strings.Contains(body, "question texts not shown") {
+		t.Errorf("q1 without dataset and corpus: %d\n%s", code, body)
+	}
+}
