@@ -122,11 +122,11 @@ func TestEscaping(t *testing.T) {
 	_, q, _ := get(t, srv, "/r/1/q/q1")
 	for _, want := range []string{
 		"What does &lt;script&gt;alert(&#39;q&#39;)&lt;/script&gt; train on?", // question
-		"B. &lt;img src=x onerror=alert(3)&gt;",                                // option
-		"&lt;script&gt;alert(&#39;out&#39;)&lt;/script&gt; Answer: B",          // model output
-		"thinking &lt;b&gt;bold&lt;/b&gt; about it",                            // reasoning
-		"&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;",          // paper passage
-		"&lt;img src=x onerror=alert(5)&gt; javascript:alert(4)",               // web result, not a link
+		"B. &lt;img src=x onerror=alert(3)&gt;",                               // option
+		"&lt;script&gt;alert(&#39;out&#39;)&lt;/script&gt; Answer: B",         // model output
+		"thinking &lt;b&gt;bold&lt;/b&gt; about it",                           // reasoning
+		"&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;",         // paper passage
+		"&lt;img src=x onerror=alert(5)&gt; javascript:alert(4)",              // web result, not a link
 		`<a href="https://example.org/a" rel="noreferrer noopener">Example page</a>`,
 	} {
 		if !strings.Contains(q, want) {

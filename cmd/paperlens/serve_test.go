@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+// startServe runs 'paperlens serve' on a free loopback port and returns its
+// base URL ("http://127.0.0.1:PORT").
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	c := command(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	c.Stderr = &errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	m := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
+	if err != nil || m == nil {
+		t.Fatalf("serve did not print its address: %q %v\n%s", line, err, errb.String())
+	}
+	return "http://" + m[1]
+}
+
+// chromiumPath finds Debian's chromium; CI must have it (.ci/run installs it).
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{os.Getenv("PAPERLENS_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
+		if name == "" {
+			continue
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH: .ci/run installs Debian's chromium for the browser tests")
+	}
+	t.Skip("no chromium on PATH (apt-get install chromium); browser tests skipped")
+	return ""
+}
+
+// browser runs headless Chromium once with the flags this machine's closed
+// network needs, and a fresh profile.
+func browser(t *testing.T, args ...string) string {
+	t.Helper()
+	bin := chromiumPath(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
+	c := exec.CommandContext(ctx, bin, append(flags, args...)...)
+	var out, errb strings.Builder
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
+	}
+	return out.String()
+}
+
+func dumpDOM(t *testing.T, url string) string {
+	t.Helper()
+	return browser(t, "--dump-dom", url)
+}
+
+// screenshot saves a PNG of the page to the test's folder (and to
+// $PAPERLENS_SCREENSHOTS when set, to keep it) and returns its path.
+func screenshot(t *testing.T, url, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	browser(t, "--window-size=1600,4000", "--hide-scrollbars", "--screenshot="+path, url)
+	if dir := os.Getenv("PAPERLENS_SCREENSHOTS"); dir != "" {
+		if b, err := os.ReadFile(path); err == nil && os.MkdirAll(dir, 0o755) == nil {
+			os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		}
+	}
+	t.Logf("screenshot: %s", path)
+	return path
+}
+
+// goldPixels counts pixels of the highlight colour (#ffe066) in a PNG.
+func goldPixels(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", path, err)
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 >= 250 && g>>8 >= 218 && g>>8 <= 230 && bl>>8 >= 95 && bl>>8 <= 110 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// rawGet sends a request line exactly as written, so no client cleans "..".
+func rawGet(t *testing.T, base, path string) int {
+	t.Helper()
+	host := strings.TrimPrefix(base, "http://")
+	conn, err := net.DialTimeout("tcp", host, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, host)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestServeInBrowser makes a run, serves it, and loads the question list and
+// a question page in headless Chromium: the passages, their scores and the
+// highlighted gold evidence must be in the rendered page, and the highlight
+// must show on the screenshot.
+func TestServeInBrowser(t *testing.T) {
+	chromiumPath(t)
+	home, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
+	data := filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl")
+	if _, errOut, code := paperlens(t, "eval", "--home", home, "--data", data, "--model", "ir", "--mode", "full,bm25,full+hybrid,oracle", "--runs", "2", "--out", out); code != 0 {
+		t.Fatalf("eval: %s", errOut)
+	}
+	base := startServe(t, out)
+
+	list := dumpDOM(t, base+"/r/1/")
+	if !strings.Contains(list, "37 of 37 questions") || strings.Count(list, `<td class="cell `) != 37*4 {
+		t.Fatalf("question list in the browser:\n%.3000s", list)
+	}
+	// Find a question whose bm25 passages hold gold evidence.
+	var qurl string
+	for _, m := range regexp.MustCompile(`href="(/r/1/q/[^"]+)"`).FindAllStringSubmatch(list, -1) {
+		if _, body := httpGet(t, base+m[1]); strings.Contains(body, `class="passage gold"`) {
+			qurl = base + m[1]
+			break
+		}
+	}
+	if qurl == "" {
+		t.Fatal("no question page shows a retrieved passage holding gold evidence")
+	}
+	page := dumpDOM(t, qurl)
+	checks := map[string]*regexp.Regexp{
+		"four modes side by side":   regexp.MustCompile(`(?s)data-mode="full".*data-mode="bm25".*data-mode="full\+hybrid".*data-mode="oracle"`),
+		"passages with rank, score": regexp.MustCompile(`#1</span><span class="score">score \d+\.\d{4}</span><span>bm25</span>`),
+		"gold highlighted":          regexp.MustCompile(`<div class="passage gold">(?s:.)*?<mark class="gold"[^>]*>[^<]{20,}</mark>`),
+		"the model's output":        regexp.MustCompile(`<pre class="mono output">Answer: [A-D]+</pre>`),
+	}
+	for what, re := range checks {
+		if !re.MatchString(page) {
+			t.Errorf("question page in the browser lacks %s", what)
+		}
+	}
+	shot := screenshot(t, qurl, "question.png")
+	if n := goldPixels(t, shot); n < 2000 {
+		t.Errorf("screenshot %s has %d pixels of the gold highlight: not visible", shot, n)
+	}
+	screenshot(t, base+"/r/1/", "list.png")
+
+	for _, p := range []string{"/../../etc/passwd", "/r/1/../../config.json", "/r/1/q/..%2F..%2Fresults.jsonl", "/r/1/paper/..%2f..%2f..%2fetc%2fpasswd", "/static/../cmd_serve.go", "/r/2/"} {
+		if code := rawGet(t, base, p); code != 404 {
+			t.Errorf("GET %s = %d, want 404", p, code)
+		}
+	}
+}
+
+// TestServeMaliciousPaper ingests a paper and a question full of markup and
+// proves, in a real browser, that it renders as text: no script runs (it
+// would retitle the page), no element is injected, no javascript: link.
+func TestServeMaliciousPaper(t *testing.T) {
+	chromiumPath(t)
+	dir, home := t.TempDir(), t.TempDir()
+	paper := filepath.Join(dir, "evil.md")
+	text := `# A Study of <script>document.title='pwned'</script> Injection
+
+## 1 Introduction
+
+We measure how retrieval helps. <img src=x onerror="document.title='pwned'"> appears in the text.
+See [this link](javascript:document.title='pwned') and <a href="javascript:alert(1)">that one</a>.
+
+## 2 Method
+
+The retriever returns <script>document.title='pwned'</script> ten passages for each question we ask it.
+Every passage is scored with BM25 and the top ten go into the prompt of the model.
+`
+	if err := os.WriteFile(paper, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := map[string]any{"id": "evil-q", "paper_id": "evil", "question": `How many passages? <img src=x onerror="document.title='pwned'">`,
+		"options": []string{"ten <script>document.title='pwned'</script>", "five", "one", "none"}, "answer": "A",
+		"evidence": "The retriever returns <script>document.title='pwned'</script> ten passages for each question we ask it."}
+	b, _ := json.Marshal(q)
+	data := filepath.Join(dir, "q.jsonl")
+	os.WriteFile(data, append(b, '\n'), 0o644)
+	if _, errOut, code := paperlens(t, "ingest", "--home", home, paper); code != 0 {
+		t.Fatalf("ingest: %s", errOut)
+	}
+	out := filepath.Join(dir, "run")
+	if _, errOut, code := paperlens(t, "eval", "--home", home, "--bench", "jsonl", "--data", data, "--model", "ir", "--mode", "full,bm25", "--runs", "1", "--out", out); code != 0 {
+		t.Fatalf("eval: %s", errOut)
+	}
+	base := startServe(t, out)
+	for _, path := range []string{"/", "/r/1/", "/r/1/q/evil-q", "/r/1/paper/evil"} {
+		dom := dumpDOM(t, base+path)
+		doc, err := html.Parse(strings.NewReader(dom))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var texts strings.Builder
+		for n := range doc.Descendants() {
+			switch n.Type {
+			case html.TextNode:
+				texts.WriteString(n.Data)
+			case html.ElementNode:
+				switch n.Data {
+				case "script", "img", "iframe", "object", "embed":
+					t.Errorf("%s: the browser built a <%s> element from paper or question text", path, n.Data)
+				case "title":
+					if n.FirstChild != nil && strings.Contains(n.FirstChild.Data, "pwned") {
+						t.Errorf("%s: a script ran and retitled the page", path)
+					}
+				}
+				for _, a := range n.Attr {
+					if strings.HasPrefix(a.Key, "on") || strings.HasPrefix(strings.TrimSpace(strings.ToLower(a.Val)), "javascript:") {
+						t.Errorf("%s: <%s %s=%q> came from paper or question text", path, n.Data, a.Key, a.Val)
+					}
+				}
+			}
+		}
+		if path == "/r/1/q/evil-q" || path == "/r/1/paper/evil" {
+			for _, want := range []string{"<script>document.title='pwned'</script>", `<img src=x onerror="document.title='pwned'">`} {
+				if !strings.Contains(texts.String(), want) {
+					t.Errorf("%s: %q is not shown as text", path, want)
+				}
+			}
+		}
+	}
+	page := dumpDOM(t, base+"/r/1/paper/evil")
+	if !strings.Contains(page, "javascript:alert(1)") || !strings.Contains(page, `<mark class="gold"`) {
+		t.Errorf("paper view lacks the link text or the gold mark:\n%.3000s", page)
+	}
+}
