@@ -117,7 +117,8 @@ func listQuestions(w io.Writer, cfg run.Config, recs []run.Record) error {
 	return nil
 }
 
-// highlight marks the gold sentences found in a passage.
+// highlight marks the gold evidence found in a passage: the words that
+// matched it (as in the web inspector), not a literal search.
 func highlight(text string, gold *evidence.Gold, color bool) string {
 	text = strings.Join(strings.Fields(text), " ")
 	if gold == nil {
@@ -127,16 +128,15 @@ func highlight(text string, gold *evidence.Gold, color bool) string {
 	if color {
 		open, close = "\x1b[1;33m", "\x1b[0m"
 	}
-	for _, s := range gold.Sentences {
-		if m := gold.Score([]string{text}); m.FirstHit == 0 {
-			break
-		}
-		if i := strings.Index(strings.ToLower(text), strings.ToLower(strings.Join(strings.Fields(s.Text), " "))); i >= 0 {
-			n := len(strings.Join(strings.Fields(s.Text), " "))
-			text = text[:i] + open + text[i:i+n] + close + text[i+n:]
-		}
+	var b strings.Builder
+	at := 0
+	for _, sp := range gold.Spans(text) {
+		b.WriteString(text[at:sp.Start])
+		b.WriteString(open + text[sp.Start:sp.End] + close)
+		at = sp.End
 	}
-	return text
+	b.WriteString(text[at:])
+	return b.String()
 }
 
 func showQuestion(w io.Writer, q bench.Question, recs []run.Record, only string, st *corpus.Store, color bool) error {

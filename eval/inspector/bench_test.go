@@ -28,8 +28,9 @@ import (
 //
 // Each sub-benchmark reports
 //
-//	ms/page       mean time of one round trip (or one Load)
-//	budget-share  ms/page / 300 ms: under 1 meets the acceptance item
+//	ms/page       mean time of one round trip (ms/load for Load)
+//	budget-share  ms/page / 300 ms: under 1 meets the acceptance item (not
+//	              reported for Load, which runs once at start, not per page)
 //	x-json-ref    ms/page / the time encoding/json takes to encode the same
 //	              page's underlying data (for Load: to read and decode
 //	              results.jsonl), measured in the same process just before
@@ -188,7 +189,11 @@ func BenchmarkPages(b *testing.B) {
 			}
 			b.StartTimer()
 		}
-		report(b, ref)
+		// Load is not a page: its time is reported apart, with no budget.
+		per := b.Elapsed() / time.Duration(b.N)
+		b.ReportMetric(float64(per)/float64(time.Millisecond), "ms/load")
+		b.ReportMetric(float64(per)/float64(ref), "x-json-ref")
+		b.ReportMetric(float64(ref)/float64(time.Millisecond), "ref-ms")
 	})
 }
 
@@ -397,7 +402,7 @@ func buildBenchRun(b *testing.B, root string) *benchRun {
 	// Questions: 10 per paper, evidence copied verbatim from the paper.
 	type benchQ struct {
 		id, paper, answer, evidence, typ string
-		pi                               int // paper index
+		pi                               int   // paper index
 		passages                         []int // passages holding the evidence
 		latent                           float64
 	}
