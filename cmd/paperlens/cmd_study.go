@@ -95,6 +95,7 @@ server. Point it at a real model with --models and --base-url.`,
 			if outRoot == "" {
 				outRoot = "runs"
 			}
+			var dirs []string
 			for _, m := range ms {
 				g := f
 				g.cfg.Model = m
@@ -105,7 +106,10 @@ server. Point it at a real model with --models and --base-url.`,
 				}
 				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.md"))
 				fmt.Printf("%s\n(run folder %s)\n\n", b, res.Dir)
+				dirs = append(dirs, res.Dir)
 			}
+			fmt.Printf("Next: browse every question with 'paperlens serve %s',\nor write a report with 'paperlens report %s --html report.html'.\n",
+				strings.Join(dirs, " "), strings.Join(dirs, " "))
 			return nil
 		},
 	}
