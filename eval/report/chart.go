@@ -69,6 +69,19 @@ func niceStep(span float64, n int) float64 {
 	return 10 * p
 }
 
+// tickLabel prints a signed tick with as many decimals as the step needs,
+// and zero as "0" (not "-0" or "+0").
+func tickLabel(v, step float64) string {
+	dec := 0
+	if step < 1 {
+		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
+	}
+	if math.Abs(v) < step/1e6 {
+		return "0"
+	}
+	return fmt.Sprintf("%+.*f", dec, v)
+}
+
 // effectChart draws horizontal bars of Diff per mode (in points) from a zero
 // line, with 95% interval whiskers, like ElaipBench Figure 6.
 func effectChart(model string, effects []run.Effect, col string) *chart {
@@ -89,9 +102,10 @@ func effectChart(model string, effects []run.Effect, col string) *chart {
 	hi = math.Ceil(hi/step) * step
 	x := func(v float64) float64 { return left + (v-lo)/(hi-lo)*(w-left-right) }
 	bottom := top + rowH*float64(len(effects))
-	for v := lo; v <= hi+step/2; v += step {
+	for i := 0; lo+float64(i)*step <= hi+step/2; i++ {
+		v := lo + float64(i)*step
 		c.line(x(v), top-5, x(v), bottom, "#e5e5e5", 1, false)
-		c.text(x(v), bottom+16, fmt.Sprintf("%+.0f", v), "middle", 11)
+		c.text(x(v), bottom+16, tickLabel(v, step), "middle", 11)
 	}
 	c.text((left+w-right)/2, bottom+34, "Δ accuracy vs baseline (points), 95% CI", "middle", 12)
 	for i, e := range effects {

@@ -173,3 +173,18 @@ func TestNoRuns(t *testing.T) {
 		t.Error("Load with no folders: no error")
 	}
 }
+
+func TestTickLabel(t *testing.T) {
+	cases := []struct {
+		v, step float64
+		want    string
+	}{
+		{-1, 0.5, "-1.0"}, {-0.5, 0.5, "-0.5"}, {1e-17, 0.5, "0"}, {0.5, 0.5, "+0.5"},
+		{-20, 10, "-20"}, {0, 10, "0"}, {0.25, 0.05, "+0.25"}, {-0.2, 0.2, "-0.2"},
+	}
+	for _, c := range cases {
+		if got := tickLabel(c.v, c.step); got != c.want {
+			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
+		}
+	}
+}
