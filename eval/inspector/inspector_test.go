@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
 )
@@ -268,13 +269,20 @@ func TestIndexSummary(t *testing.T) {
 // TestWatchesGrowingRun: a run still being written is re-read when its
 // results file changes.
 func TestWatchesGrowingRun(t *testing.T) {
-	srv, dir := serve(t, run.Config{})
+	dir, _ := writeFixture(t, run.Config{})
+	site, err := Load([]string{dir}, Options{Recheck: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler())
+	defer srv.Close()
 	f, err := os.OpenFile(filepath.Join(dir, run.ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`{"question_id":"q3","paper_id":"plain","mode":"web","run":1,"model":"fixture-model","correct":true,"extracted":"A","gold":"A","score_kind":"exact","output":"Answer: A (retried)"}` + "\n")
 	f.Close()
+	time.Sleep(5 * time.Millisecond)
 	_, body, _ := get(t, srv, "/r/1/q/q3?run=1")
 	if !strings.Contains(body, "Answer: A (retried)") {
 		t.Error("a record appended after start is not shown")

@@ -813,28 +813,31 @@ func (s *Site) paperPage(req *http.Request) (any, bool) {
 	d.Doc, d.Source = p.Doc, filepath.Base(p.Doc.Source)
 	var golds []*evidence.Gold
 	var owner []string // question id of each merged sentence
+	var qi []int       // index into d.Questions of each merged sentence
 	for _, q := range qs {
-		g := q.Gold()
 		pq := paperQ{ID: q.ID, URL: questionURL(r, q.ID)}
-		if g != nil {
+		if g := q.Gold(); g != nil {
 			golds = append(golds, g)
 			for range g.Sentences {
-				owner = append(owner, q.ID)
+				owner, qi = append(owner, q.ID), append(qi, len(d.Questions))
 			}
 			pq.Gold = len(g.Sentences)
-			for _, l := range locate(g, p) {
-				if l.PassageID != "" {
-					pq.Found++
-				} else {
-					lv := locView(r, pid, p, l)
-					lv.Q, lv.QURL = q.ID, pq.URL
-					d.NotFound = append(d.NotFound, lv)
-				}
-			}
 		}
 		d.Questions = append(d.Questions, pq)
 	}
+	// One merged gold: the paper's passages are matched once for all its
+	// questions, not once per question.
 	all := evidence.Merge(golds...)
+	for i, l := range locate(all, p) {
+		pq := &d.Questions[qi[i]]
+		if l.PassageID != "" {
+			pq.Found++
+			continue
+		}
+		lv := locView(r, pid, p, l)
+		lv.Q, lv.QURL = pq.ID, pq.URL
+		d.NotFound = append(d.NotFound, lv)
+	}
 	label := func(ss []int) string {
 		seen := map[string]bool{}
 		var ids []string

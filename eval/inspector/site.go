@@ -27,6 +27,10 @@ type Options struct {
 	// Log receives problems met while loading (a missing dataset, a corpus
 	// that is locked); pages still render what is there.
 	Log io.Writer
+	// Recheck is how often a run's results file is checked for new records
+	// (default 2s): a large run takes a while to re-read, so a run still
+	// being written is not re-read on every page.
+	Recheck time.Duration
 }
 
 // Site is the set of runs the inspector serves. It holds only the runs it
@@ -57,6 +61,7 @@ type Run struct {
 	byPaper   map[string][]*Question
 	home      string
 	stamp     fileStamp
+	checked   time.Time
 }
 
 // Question is one question with its records, by mode.
@@ -66,17 +71,16 @@ type Question struct {
 	Records map[string][]run.Record // by mode, in run order
 	Share   map[string]float64      // share of scored records that are correct, by mode (-1: none scored)
 	gold    *evidence.Gold
-	goldOK  bool
+	once    sync.Once // requests run concurrently; the gold is parsed once
 }
 
 // Gold is the question's parsed evidence (nil when it has none).
 func (q *Question) Gold() *evidence.Gold {
-	if !q.goldOK {
+	q.once.Do(func() {
 		if strings.TrimSpace(q.Evidence) != "" {
 			q.gold = evidence.ParseGold(q.Evidence, evidence.Options{})
 		}
-		q.goldOK = true
-	}
+	})
 	return q.gold
 }
 
@@ -102,6 +106,9 @@ func Load(dirs []string, opt Options) (*Site, error) {
 	}
 	if opt.Log == nil {
 		opt.Log = io.Discard
+	}
+	if opt.Recheck <= 0 {
+		opt.Recheck = 2 * time.Second
 	}
 	s := &Site{opt: opt, dirs: dirs, papers: newPaperCache()}
 	for i, d := range dirs {
@@ -133,6 +140,10 @@ func (s *Site) Runs() []*Run {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, r := range s.runs {
+		if time.Since(r.checked) < s.opt.Recheck {
+			continue
+		}
+		r.checked = time.Now()
 		if stampOf(r.Dir) != r.stamp {
 			if nr, err := s.loadRun(r.ID, r.Dir); err == nil {
 				s.runs[i] = nr
@@ -165,7 +176,7 @@ func (s *Site) loadRun(id, dir string) (*Run, error) {
 	if s.opt.Home != "" {
 		r.home = s.opt.Home
 	}
-	r.stamp = stampOf(dir)
+	r.stamp, r.checked = stampOf(dir), time.Now()
 	recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
 	if err != nil {
 		return nil, err
