@@ -195,7 +195,9 @@ func TestServeInBrowser(t *testing.T) {
 		}
 	}
 	shot := screenshot(t, qurl, "question.png")
-	if n := goldPixels(t, shot); n < 2000 {
+	n := goldPixels(t, shot)
+	t.Logf("%d pixels of the gold highlight", n)
+	if n < 2000 {
 		t.Errorf("screenshot %s has %d pixels of the gold highlight: not visible", shot, n)
 	}
 	screenshot(t, base+"/r/1/", "list.png")
