@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 func serve(t *testing.T, cfg run.Config) (*httptest.Server, string) {
@@ -75,6 +79,10 @@ func TestRoutes(t *testing.T) {
 		{"/%2e%2e%252f%2e%2e%252fetc/passwd", 404},
 		{"/r/1/q/q1%00", 404},
 		{"/r/1/./q/q1", 404},
+		{"/r/1/q/q1/", 404},
+		// Paging past the end (or overflowing) is the last page, not a crash.
+		{"/r/1/?page=9223372036854775807", 200},
+		{"/r/1/?page=-3", 200},
 	}
 	for _, c := range cases {
 		if code, body, _ := get(t, srv, c.path); code != c.code {
@@ -116,6 +124,7 @@ func TestEscaping(t *testing.T) {
 			i := strings.Index(body, m)
 			t.Errorf("GET %s: unescaped %q in %q", path, m, body[max(0, i-80):min(len(body), i+80)])
 		}
+		noActiveMarkup(t, path, body)
 		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
 			t.Errorf("GET %s: CSP %q allows scripts", path, csp)
 		}
@@ -137,6 +146,32 @@ func TestEscaping(t *testing.T) {
 	_, p, _ := get(t, srv, "/r/1/paper/evil")
 	if !strings.Contains(p, "See javascript:alert(2) for details.") || !strings.Contains(p, "Evil &lt;b&gt;Paper&lt;/b&gt;") {
 		t.Error("paper view does not show the paper's markup as text")
+	}
+}
+
+// noActiveMarkup parses a page as a browser would and fails on any element
+// or attribute that could run code: a check on the parsed tree, which a
+// regular expression over the source cannot fool.
+func noActiveMarkup(t *testing.T, path, body string) {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		switch n.Data {
+		case "script", "img", "iframe", "object", "embed", "svg", "base":
+			t.Errorf("%s: page holds a <%s> element", path, n.Data)
+		}
+		for _, a := range n.Attr {
+			v := strings.ToLower(strings.TrimSpace(a.Val))
+			if strings.HasPrefix(a.Key, "on") || strings.HasPrefix(v, "javascript:") || strings.HasPrefix(v, "data:") {
+				t.Errorf("%s: <%s %s=%q>", path, n.Data, a.Key, a.Val)
+			}
+		}
 	}
 }
 
@@ -290,24 +325,150 @@ func TestWatchesGrowingRun(t *testing.T) {
 }
 
 func TestMissingDatasetAndCorpus(t *testing.T) {
-	dir, home := writeFixture(t, run.Config{})
+	cases := []struct {
+		name              string
+		dataset, corpusDB bool // removed?
+		log               []string
+		q1                []string
+		notQ1             []string
+	}{
+		{"corpus gone", false, true, []string{"passages not shown"},
+			[]string{"passage text not available: the paper cannot be read from the corpus", "which gold evidence it retrieved is not known"},
+			[]string{"Gold evidence not retrieved"}},
+		{"dataset and corpus gone", true, true, []string{"question texts not shown", "passages not shown"},
+			[]string{"passage text not available", "question texts not shown"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir, home := writeFixture(t, run.Config{})
+			var cfg run.Config
+			b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
+			must(t, jsonUnmarshal(b, &cfg))
+			if c.dataset {
+				must(t, os.Remove(cfg.Data))
+			}
+			if c.corpusDB {
+				must(t, os.Remove(filepath.Join(home, "corpus.db")))
+			}
+			var log strings.Builder
+			site, err := Load([]string{dir}, Options{Log: &log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(site.Handler())
+			defer srv.Close()
+			for _, want := range c.log {
+				if !strings.Contains(log.String(), want) {
+					t.Errorf("log lacks %q: %s", want, log.String())
+				}
+			}
+			code, body, _ := get(t, srv, "/r/1/q/q1")
+			if code != 200 {
+				t.Fatalf("q1: %d", code)
+			}
+			for _, want := range c.q1 {
+				if !strings.Contains(body, want) {
+					t.Errorf("q1 lacks %q", want)
+				}
+			}
+			for _, bad := range c.notQ1 {
+				if strings.Contains(body, bad) {
+					t.Errorf("q1 shows %q though its passages cannot be read", bad)
+				}
+			}
+			// Summarised from the records alone: the effects pair real questions.
+			_, index, _ := get(t, srv, "/")
+			if strings.Contains(index, "&lt;0.001") || !strings.Contains(index, "[-100.0, &#43;100.0]") {
+				t.Errorf("index effects are not paired over the records' questions:\n%s", index)
+			}
+		})
+	}
+}
+
+// TestOddIDs: ids that look like paths or markup still open their own page,
+// and render as text everywhere, attributes included.
+func TestOddIDs(t *testing.T) {
+	dir, _ := writeFixture(t, run.Config{})
 	var cfg run.Config
 	b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
 	must(t, jsonUnmarshal(b, &cfg))
-	must(t, os.Remove(cfg.Data))
-	must(t, os.Remove(filepath.Join(home, "corpus.db")))
-	var log strings.Builder
-	site, err := Load([]string{dir}, Options{Log: &log})
-	if err != nil {
-		t.Fatal(err)
+	evil := `q"><img src=x onerror=alert(1)>`
+	ids := []string{"..", ".", "a/../b", "50% off", "#frag?x=1", "ünïcode", evil}
+	f, err := os.OpenFile(cfg.Data, os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	for _, id := range ids {
+		b, _ := json.Marshal(map[string]any{"id": id, "paper_id": "evil", "question": "Odd " + id + "?", "options": []string{"a", "b"}, "answer": "A",
+			"evidence": "Results show the hybrid retriever finds the evidence more often than BM25 alone in every setting we tried."})
+		f.Write(append(b, '\n'))
 	}
+	f.Close()
+	site, err := Load([]string{dir}, Options{})
+	must(t, err)
 	srv := httptest.NewServer(site.Handler())
 	defer srv.Close()
-	if !strings.Contains(log.String(), "question texts not shown") || !strings.Contains(log.String(), "passages not shown") {
-		t.Errorf("log: %s", log.String())
+	r := site.Run("1")
+	for _, id := range ids {
+		u := questionURL(r, id)
+		code, body, _ := get(t, srv, u)
+		if code != 200 || !strings.Contains(body, html.EscapeString(id)) {
+			t.Errorf("%q at %s: %d", id, u, code)
+		}
+		noActiveMarkup(t, u, body)
 	}
-	code, body, _ := get(t, srv, "/r/1/q/q1")
-	if code != 200 || !strings.Contains(body, "passage text not available") || !strings.Contains(body, "question texts not shown") {
-		t.Errorf("q1 without dataset and corpus: %d\n%s", code, body)
+	_, list, _ := get(t, srv, "/r/1/")
+	noActiveMarkup(t, "/r/1/", list)
+	if !strings.Contains(list, "10 of 10 questions") {
+		t.Error("odd ids missing from the list")
+	}
+	// With only a mode chosen, questions without records in it drop out.
+	if _, l, _ := get(t, srv, "/r/1/?mode=full"); !strings.Contains(l, "3 of 10 questions") {
+		t.Error("?mode=full keeps questions that have no full record")
+	}
+	// On the paper view the ids sit in title attributes of the gold marks.
+	_, paper, _ := get(t, srv, "/r/1/paper/evil")
+	noActiveMarkup(t, "paper", paper)
+	doc, _ := html.Parse(strings.NewReader(paper))
+	found := false
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "mark" {
+			for _, a := range n.Attr {
+				if a.Key == "title" && strings.Contains(a.Val, evil) {
+					found = true
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no gold mark names %q in its title", evil)
+	}
+}
+
+// TestStalePaper: a paper ingested again after the run started is flagged,
+// since its passages may not be those the run was given.
+func TestStalePaper(t *testing.T) {
+	dir, home := writeFixture(t, run.Config{})
+	hour := time.Now().Add(-time.Hour)
+	must(t, os.Chtimes(filepath.Join(dir, "config.json"), hour, hour))
+	st, err := corpus.Open(home, false)
+	must(t, err)
+	doc, err := st.Doc("evil")
+	must(t, err)
+	ps, err := st.Passages("evil")
+	must(t, err)
+	text, _ := st.Text("evil")
+	doc.IngestedAt = time.Now()
+	must(t, st.Put(doc, text, ps))
+	st.Close()
+	site, err := Load([]string{dir}, Options{})
+	must(t, err)
+	srv := httptest.NewServer(site.Handler())
+	defer srv.Close()
+	for _, path := range []string{"/r/1/q/q1", "/r/1/paper/evil"} {
+		if _, body, _ := get(t, srv, path); !strings.Contains(body, "after this run started") {
+			t.Errorf("%s does not flag the re-ingested paper", path)
+		}
+	}
+	if _, body, _ := get(t, srv, "/r/1/q/q3"); strings.Contains(body, "after this run started") {
+		t.Error("q3's paper was not re-ingested but is flagged")
 	}
 }

@@ -144,8 +144,6 @@ func highlight(text string, spans []evidence.Span, label func([]int) string) tem
 	return template.HTML(b.String())
 }
 
-func runFromPath(s *Site, r *http.Request) *Run { return s.Run(r.PathValue("run")) }
-
 // ---- index ----
 
 type modeRow struct {
@@ -165,6 +163,7 @@ type runView struct {
 	URL, Data, BaseURL string
 	Records            int
 	Rows               []modeRow
+	HasRouge           bool // short answers scored by ROUGE-L: show the column
 }
 
 type indexData struct {
@@ -202,7 +201,7 @@ func summaryRows(r *Run) []modeRow {
 			Miss: st.MissRate, Tokens: st.PromptTokens, Trunc: st.TruncatedShare, RougeL: st.RougeL,
 			IsBaseline: m == r.Summary.Baseline, HasScored: st.N > 0}
 		row.Lo, row.Hi = wilson(st.Accuracy, st.N)
-		if e, ok := eff[m]; ok {
+		if e, ok := eff[m]; ok && e.N > 0 { // nothing paired: no effect to show
 			row.HasEffect, row.Diff, row.DLo, row.DHi, row.P = true, e.Diff, e.Lo, e.Hi, e.PValue
 		}
 		rows = append(rows, row)
@@ -219,7 +218,11 @@ func (s *Site) indexPage(*http.Request) (any, bool) {
 				n += len(rs)
 			}
 		}
-		d.Runs = append(d.Runs, runView{Run: r, URL: runURL(r), Data: filepath.Base(r.Config.Data), BaseURL: redactURL(r.Config.BaseURL), Records: n, Rows: summaryRows(r)})
+		rv := runView{Run: r, URL: runURL(r), Data: filepath.Base(r.Config.Data), BaseURL: redactURL(r.Config.BaseURL), Records: n, Rows: summaryRows(r)}
+		for _, row := range rv.Rows {
+			rv.HasRouge = rv.HasRouge || row.RougeL != nil
+		}
+		d.Runs = append(d.Runs, rv)
 	}
 	return d, true
 }
@@ -250,18 +253,20 @@ func (r *Run) flipsOf(q *Question) flips {
 	var f flips
 	base := r.base()
 	b, ok := q.Share[base]
-	if !ok || b < 0 || b == 0.5 {
+	if !ok || b < 0 {
 		return f
 	}
+	// Right means at least half the scored runs: the rule of the summary's
+	// McNemar counts, so the two agree.
 	for _, m := range r.Modes {
 		s, ok := q.Share[m]
-		if m == base || !ragMode(m) || !ok || s < 0 || s == 0.5 {
+		if m == base || !ragMode(m) || !ok || s < 0 {
 			continue
 		}
 		switch {
-		case b > 0.5 && s < 0.5:
+		case b >= 0.5 && s < 0.5:
 			f.Lost = append(f.Lost, m)
-		case b < 0.5 && s > 0.5:
+		case b < 0.5 && s >= 0.5:
 			f.Gained = append(f.Gained, m)
 		}
 	}
@@ -328,8 +333,8 @@ func outcomeOf(rs []run.Record, share float64, want string) bool {
 	return false
 }
 
-func (s *Site) listPage(req *http.Request) (any, bool) {
-	r := runFromPath(s, req)
+func (s *Site) listPage(req *http.Request, runID string) (any, bool) {
+	r := s.Run(runID)
 	if r == nil {
 		return nil, false
 	}
@@ -363,6 +368,9 @@ func (s *Site) listPage(req *http.Request) (any, bool) {
 			continue
 		}
 		if text != "" && !strings.Contains(strings.ToLower(q.ID+" "+q.Text+" "+q.PaperID), strings.ToLower(text)) {
+			continue
+		}
+		if mode != "" && len(q.Records[mode]) == 0 {
 			continue
 		}
 		if outcome != "" {
@@ -407,7 +415,7 @@ func (s *Site) listPage(req *http.Request) (any, bool) {
 	}
 	d.Shown = len(hit)
 	page, _ := strconv.Atoi(qv.Get("page"))
-	page = max(page, 1)
+	page = min(max(page, 1), len(hit)/pageSize+1) // no overflow, no empty tail page
 	d.Page = page
 	lo := min((page-1)*pageSize, len(hit))
 	hi := min(lo+pageSize, len(hit))
@@ -561,6 +569,7 @@ type passView struct {
 	Tokens, Start, End   int
 	Text                 template.HTML
 	HasGold, Unavailable bool
+	Why                  string // why the text is unavailable
 }
 
 type runLink struct {
@@ -589,6 +598,7 @@ type modeCol struct {
 	Oracle        string
 	Retrievers    string
 	RecallPercent string
+	GoldUnknown   string // why the retrieved gold cannot be told
 }
 
 type questionData struct {
@@ -605,14 +615,15 @@ type questionData struct {
 	PaperURL   string
 	PaperTitle string
 	Breakdown  [][2]string
+	Stale      string
 }
 
-func (s *Site) questionPage(req *http.Request) (any, bool) {
-	r := runFromPath(s, req)
+func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
+	r := s.Run(runID)
 	if r == nil {
 		return nil, false
 	}
-	q := r.byID[req.PathValue("qid")]
+	q := r.byID[qid]
 	if q == nil {
 		return nil, false
 	}
@@ -635,6 +646,7 @@ func (s *Site) questionPage(req *http.Request) (any, bool) {
 	if p != nil {
 		d.PaperTitle = p.Doc.Title
 	}
+	d.Stale = staleNote(r, p)
 	gold := q.Gold()
 	var locs []evidence.Location
 	if gold != nil && !gold.Empty() {
@@ -700,6 +712,10 @@ func (s *Site) questionPage(req *http.Request) (any, bool) {
 			}
 			if text == "" {
 				pv.Unavailable = true
+				pv.Why = "the paper cannot be read from the corpus"
+				if p != nil {
+					pv.Why = "no passage with this id in the paper as stored now (re-ingested since the run?)"
+				}
 			}
 			sp := gold.Spans(text)
 			pv.HasGold = len(sp) > 0
@@ -708,11 +724,21 @@ func (s *Site) questionPage(req *http.Request) (any, bool) {
 			col.Passages = append(col.Passages, pv)
 		}
 		col.Retrievers = strings.Join(keys(retr), ", ")
-		if len(col.Passages) > 0 && gold != nil && !gold.Empty() {
-			m := gold.Score(got)
-			for i, fr := range m.FirstRank {
-				if fr == 0 && i < len(locs) {
-					col.NotRetrieved = append(col.NotRetrieved, locView(r, q.PaperID, p, locs[i]))
+		if (len(col.Passages) > 0 || retrievalMode(m)) && gold != nil && !gold.Empty() {
+			unknown := 0
+			for _, pv := range col.Passages {
+				if pv.Unavailable {
+					unknown++
+				}
+			}
+			if unknown > 0 {
+				col.GoldUnknown = fmt.Sprintf("%d of the %d passages this mode got cannot be read, so which gold evidence it retrieved is not known here.", unknown, len(col.Passages))
+			} else {
+				sc := gold.Score(got)
+				for i, fr := range sc.FirstRank {
+					if fr == 0 && i < len(locs) {
+						col.NotRetrieved = append(col.NotRetrieved, locView(r, q.PaperID, p, locs[i]))
+					}
 				}
 			}
 		}
@@ -723,6 +749,26 @@ func (s *Site) questionPage(req *http.Request) (any, bool) {
 	}
 	d.RunSel = sel
 	return d, true
+}
+
+// retrievalMode reports whether a mode's context is retrieved passages of
+// the paper (so its gold evidence can be retrieved or missed).
+func retrievalMode(m string) bool {
+	switch m {
+	case run.ModeBM25, run.ModeDense, run.ModeHybrid, run.FullBM25, run.FullDense, run.FullHybrid:
+		return true
+	}
+	return false
+}
+
+// staleNote warns when a paper was re-ingested after the run started: the
+// passages shown may not be the ones the run was given.
+func staleNote(r *Run, p *paper) string {
+	if p == nil || r.started.IsZero() || !p.Doc.IngestedAt.After(r.started) {
+		return ""
+	}
+	return fmt.Sprintf("Paper %s was ingested again at %s, after this run started (%s): the passages shown may differ from what the run was given.",
+		p.Doc.PaperID, p.Doc.IngestedAt.Format("2006-01-02 15:04"), r.started.Format("2006-01-02 15:04"))
 }
 
 func kindOf(m string) string {
@@ -792,14 +838,14 @@ type paperData struct {
 	NotFound  []goldLoc
 	ListURL   string
 	Missing   bool
+	Stale     string
 }
 
-func (s *Site) paperPage(req *http.Request) (any, bool) {
-	r := runFromPath(s, req)
+func (s *Site) paperPage(req *http.Request, runID, pid string) (any, bool) {
+	r := s.Run(runID)
 	if r == nil {
 		return nil, false
 	}
-	pid := req.PathValue("pid")
 	qs, ok := r.byPaper[pid]
 	if !ok {
 		return nil, false
@@ -810,7 +856,7 @@ func (s *Site) paperPage(req *http.Request) (any, bool) {
 		d.Missing = true
 		return d, true
 	}
-	d.Doc, d.Source = p.Doc, filepath.Base(p.Doc.Source)
+	d.Doc, d.Source, d.Stale = p.Doc, filepath.Base(p.Doc.Source), staleNote(r, p)
 	var golds []*evidence.Gold
 	var owner []string // question id of each merged sentence
 	var qi []int       // index into d.Questions of each merged sentence

@@ -24,47 +24,74 @@ var staticFS embed.FS
 //	/r/RUN/q/QUESTION         one question, every mode side by side
 //	/r/RUN/paper/PAPER        a paper's passages with all its gold evidence marked
 //	/static/style.css
+//
+// The router is our own, over the escaped path split at "/": each id is
+// one percent-decoded segment looked up in the run's maps, so no request
+// names a file, a path with ".." matches no route (404, never a cleaning
+// redirect), and ids holding "/", "." or ".." still work.
 func (s *Site) Handler() http.Handler {
 	t := template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
-	mux := http.NewServeMux()
-	page := func(name string, build func(*http.Request) (any, bool)) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			data, ok := build(r)
-			if !ok {
-				http.NotFound(w, r)
-				return
-			}
-			// Render to a buffer first so a template error is a clean 500,
-			// not half a page.
-			var buf bytes.Buffer
-			if err := t.ExecuteTemplate(&buf, name, data); err != nil {
-				http.Error(w, "inspector: "+err.Error(), http.StatusInternalServerError)
-				return
-			}
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write(buf.Bytes())
-		}
-	}
-	mux.Handle("GET /{$}", page("index.html", s.indexPage))
-	mux.Handle("GET /r/{run}/{$}", page("list.html", s.listPage))
-	mux.Handle("GET /r/{run}/q/{qid}", page("question.html", s.questionPage))
-	mux.Handle("GET /r/{run}/paper/{pid}", page("paper.html", s.paperPage))
 	static, _ := fs.Sub(staticFS, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
-	return guard(mux)
-}
-
-// guard answers 404 to any path with a dot-dot segment (raw or
-// percent-encoded) before the mux can clean and redirect it, refuses hosts
-// other than the loopback names when bound to loopback (DNS rebinding), and
-// sets headers that forbid scripts and outside resources outright, so even
-// a template bug could not run a paper's <script>.
-func guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if traversal(r.URL.Path) || traversal(r.URL.RawPath) || traversal(r.RequestURI) {
+	files := http.FileServerFS(static)
+	render := func(w http.ResponseWriter, r *http.Request, name string, data any, ok bool) {
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
+		// Render to a buffer first so a template error is a clean 500,
+		// not half a page.
+		var buf bytes.Buffer
+		if err := t.ExecuteTemplate(&buf, name, data); err != nil {
+			http.Error(w, "inspector: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(buf.Bytes())
+	}
+	return guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "inspector: read-only", http.StatusMethodNotAllowed)
+			return
+		}
+		seg := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+		for i, x := range seg {
+			u, err := url.PathUnescape(x)
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			seg[i] = u
+		}
+		switch {
+		case len(seg) == 1 && seg[0] == "":
+			d, ok := s.indexPage(r)
+			render(w, r, "index.html", d, ok)
+		case len(seg) == 2 && seg[0] == "static" && seg[1] == "style.css":
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawPath = "/style.css", ""
+			files.ServeHTTP(w, r2)
+		case len(seg) == 3 && seg[0] == "r" && seg[2] == "":
+			d, ok := s.listPage(r, seg[1])
+			render(w, r, "list.html", d, ok)
+		case len(seg) == 4 && seg[0] == "r" && seg[2] == "q":
+			d, ok := s.questionPage(r, seg[1], seg[3])
+			render(w, r, "question.html", d, ok)
+		case len(seg) == 4 && seg[0] == "r" && seg[2] == "paper":
+			d, ok := s.paperPage(r, seg[1], seg[3])
+			render(w, r, "paper.html", d, ok)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+}
+
+// guard refuses hosts other than the loopback names when bound to loopback
+// (DNS rebinding), and sets headers that forbid scripts and outside
+// resources outright, so even a template bug could not run a paper's
+// <script>.
+func guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r) {
 			http.Error(w, "inspector: unexpected Host header; open the address paperlens serve printed", http.StatusMisdirectedRequest)
 			return
@@ -77,26 +104,6 @@ func guard(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
-}
-
-func traversal(p string) bool {
-	if p == "" {
-		return false
-	}
-	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		p = p[:i]
-	}
-	for range 3 { // %252e%252e and the like
-		if u, err := url.PathUnescape(p); err == nil {
-			p = u
-		}
-	}
-	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if seg == ".." || seg == "." {
-			return true
-		}
-	}
-	return strings.ContainsRune(p, 0)
 }
 
 // hostAllowed accepts any Host when the server was reached on a non-loopback

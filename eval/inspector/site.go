@@ -42,6 +42,9 @@ type Site struct {
 	mu     sync.Mutex
 	runs   []*Run
 	papers *paperCache
+	// paperProblems are the corpus problems found at start, by run id,
+	// kept across reloads.
+	paperProblems map[string][]string
 }
 
 // Run is one run folder, loaded.
@@ -62,6 +65,8 @@ type Run struct {
 	home      string
 	stamp     fileStamp
 	checked   time.Time
+	started   time.Time // config.json's time: written when the run (last) started
+	reloading bool
 }
 
 // Question is one question with its records, by mode.
@@ -110,7 +115,7 @@ func Load(dirs []string, opt Options) (*Site, error) {
 	if opt.Recheck <= 0 {
 		opt.Recheck = 2 * time.Second
 	}
-	s := &Site{opt: opt, dirs: dirs, papers: newPaperCache()}
+	s := &Site{opt: opt, dirs: dirs, papers: newPaperCache(), paperProblems: map[string][]string{}}
 	for i, d := range dirs {
 		r, err := s.loadRun(strconv.Itoa(i+1), d)
 		if err != nil {
@@ -128,6 +133,7 @@ func Load(dirs []string, opt Options) (*Site, error) {
 		if err := s.papers.preload(r.home, ids); err != nil {
 			msg := fmt.Sprintf("passages not shown: %v", err)
 			r.Problems = append(r.Problems, msg)
+			s.paperProblems[r.ID] = append(s.paperProblems[r.ID], msg)
 			fmt.Fprintf(opt.Log, "%s: %s\n", r.Dir, msg)
 		}
 	}
@@ -135,21 +141,39 @@ func Load(dirs []string, opt Options) (*Site, error) {
 }
 
 // Runs returns the runs, reloading any whose results file changed since it
-// was read (so a run still going can be watched).
+// was read (so a run still going can be watched). A reload of a large run
+// takes a while, so it happens outside the lock, one at a time per run,
+// while other requests keep getting the previous version.
 func (s *Site) Runs() []*Run {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, r := range s.runs {
-		if time.Since(r.checked) < s.opt.Recheck {
+	var stale []*Run
+	for _, r := range s.runs {
+		if r.reloading || time.Since(r.checked) < s.opt.Recheck {
 			continue
 		}
 		r.checked = time.Now()
 		if stampOf(r.Dir) != r.stamp {
-			if nr, err := s.loadRun(r.ID, r.Dir); err == nil {
-				s.runs[i] = nr
-			}
+			r.reloading = true
+			stale = append(stale, r)
 		}
 	}
+	s.mu.Unlock()
+	for _, old := range stale {
+		nr, err := s.loadRun(old.ID, old.Dir)
+		s.mu.Lock()
+		old.reloading = false
+		if err == nil {
+			nr.Problems = append(nr.Problems, s.paperProblems[old.ID]...)
+			for i, r := range s.runs {
+				if r == old {
+					s.runs[i] = nr
+				}
+			}
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return append([]*Run(nil), s.runs...)
 }
 
@@ -171,6 +195,9 @@ func (s *Site) loadRun(id, dir string) (*Run, error) {
 	}
 	if err := json.Unmarshal(b, &r.Config); err != nil {
 		return nil, fmt.Errorf("%s/config.json: %w", dir, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "config.json")); err == nil {
+		r.started = fi.ModTime()
 	}
 	r.home = r.Config.Home
 	if s.opt.Home != "" {
@@ -249,9 +276,15 @@ func (s *Site) loadRun(id, dir string) (*Run, error) {
 		return r, nil
 	}
 	// No summary yet (the run is going or was killed), or an older one.
+	// Summarise over every question the run knows, records-only ones too
+	// (the dataset may be gone).
 	cfg := r.Config
 	cfg.Modes = r.Modes
-	r.Summary = run.Summarize(cfg, qs, recs)
+	all := make([]bench.Question, len(r.Questions))
+	for i, q := range r.Questions {
+		all[i] = q.Question
+	}
+	r.Summary = run.Summarize(cfg, all, recs)
 	return r, nil
 }
 
