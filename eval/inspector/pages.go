@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
@@ -463,7 +464,7 @@ func (s *Site) listPage(req *http.Request, runID string) (any, bool) {
 				vals[v] = true
 			}
 		}
-		d.Selects = append(d.Selects, opt("bd."+f, f, keys(vals), nil, bd[f]))
+		d.Selects = append(d.Selects, opt("bd."+f, f, slices.Sorted(maps.Keys(vals)), nil, bd[f]))
 	}
 	hdr := func(label, key string) sortLink {
 		sl := sortLink{Label: label}
@@ -635,7 +636,7 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 	if q.Index+1 < len(r.Questions) {
 		d.Next = questionURL(r, r.Questions[q.Index+1].ID)
 	}
-	for _, f := range keysOf(q.Breakdown) {
+	for _, f := range slices.Sorted(maps.Keys(q.Breakdown)) {
 		d.Breakdown = append(d.Breakdown, [2]string{f, q.Breakdown[f]})
 	}
 	if len(q.MCQ.Options) > 0 {
@@ -662,10 +663,10 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 		}
 		return strings.Join(parts, ", ")
 	}
-	only := req.URL.Query().Get("mode")
+	showMode := req.URL.Query().Get("mode")
 	for _, m := range r.Modes {
 		rs := q.Records[m]
-		if only != "" && m != only {
+		if showMode != "" && m != showMode {
 			continue
 		}
 		col := modeCol{Mode: m, Kind: kindOf(m), Paper: m == run.Full || strings.HasPrefix(m, "full+")}
@@ -723,7 +724,7 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 			got = append(got, text)
 			col.Passages = append(col.Passages, pv)
 		}
-		col.Retrievers = strings.Join(keys(retr), ", ")
+		col.Retrievers = strings.Join(slices.Sorted(maps.Keys(retr)), ", ")
 		if (len(col.Passages) > 0 || retrievalMode(m)) && gold != nil && !gold.Empty() {
 			unknown := 0
 			for _, pv := range col.Passages {
@@ -787,15 +788,6 @@ func kindOf(m string) string {
 		return "whole paper + " + strings.TrimPrefix(m, "full+") + " passages"
 	}
 	return m + " passages"
-}
-
-func keysOf(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func locate(g *evidence.Gold, p *paper) []evidence.Location {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,7 +40,6 @@ type Options struct {
 // those runs, never by a path taken from the request.
 type Site struct {
 	opt    Options
-	dirs   []string
 	mu     sync.Mutex
 	runs   []*Run
 	papers *paperCache
@@ -115,7 +116,7 @@ func Load(dirs []string, opt Options) (*Site, error) {
 	if opt.Recheck <= 0 {
 		opt.Recheck = 2 * time.Second
 	}
-	s := &Site{opt: opt, dirs: dirs, papers: newPaperCache(), paperProblems: map[string][]string{}}
+	s := &Site{opt: opt, papers: newPaperCache(), paperProblems: map[string][]string{}}
 	for i, d := range dirs {
 		r, err := s.loadRun(strconv.Itoa(i+1), d)
 		if err != nil {
@@ -244,7 +245,7 @@ func (s *Site) loadRun(id, dir string) (*Run, error) {
 			sort.Slice(rs, func(i, j int) bool { return rs[i].Run < rs[j].Run })
 			n, c := 0, 0
 			for _, x := range rs {
-				if x.Error == "" && x.ScoreKind != "rouge_l" {
+				if run.Scored(x) {
 					n++
 					if x.Correct {
 						c++
@@ -263,14 +264,14 @@ func (s *Site) loadRun(id, dir string) (*Run, error) {
 			types[q.Type] = true
 		}
 	}
-	r.Fields, r.Types = keys(fields), keys(types)
+	r.Fields, r.Types = slices.Sorted(maps.Keys(fields)), slices.Sorted(maps.Keys(types))
 	for _, m := range r.Config.Modes {
 		if modes[m] || len(recs) == 0 {
 			r.Modes = append(r.Modes, m)
 			delete(modes, m)
 		}
 	}
-	r.Modes = append(r.Modes, keys(modes)...)
+	r.Modes = append(r.Modes, slices.Sorted(maps.Keys(modes))...)
 
 	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil && json.Unmarshal(b, &r.Summary) == nil && r.Summary.Questions > 0 && fresh(dir) {
 		return r, nil
@@ -293,15 +294,6 @@ func fresh(dir string) bool {
 	a, err1 := os.Stat(filepath.Join(dir, "summary.json"))
 	b, err2 := os.Stat(filepath.Join(dir, run.ResultsFile))
 	return err1 == nil && (err2 != nil || !a.ModTime().Before(b.ModTime()))
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // paper is one paper's stored passages.

@@ -82,17 +82,17 @@ func Baseline(cfg Config) string {
 	return want
 }
 
-// scored reports whether a record counts toward accuracy: records with an
+// Scored reports whether a record counts toward accuracy: records with an
 // error (the question could not be put or answered) are counted apart, and
 // ROUGE-L scores are a separate measure, never accuracy.
-func scored(r Record) bool { return r.Error == "" && r.ScoreKind != "rouge_l" }
+func Scored(r Record) bool { return r.Error == "" && r.ScoreKind != "rouge_l" }
 
 func accOf(recs []Record, runs int) Acc {
 	per := make([]float64, runs)
 	cnt := make([]int, runs)
 	qs := map[string]bool{}
 	for _, r := range recs {
-		if !scored(r) || r.Run < 1 || r.Run > runs {
+		if !Scored(r) || r.Run < 1 || r.Run > runs {
 			continue
 		}
 		qs[r.QuestionID] = true
@@ -194,7 +194,7 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 	perQ := func(mode string) map[string]float64 {
 		sum, n := map[string]float64{}, map[string]float64{}
 		for _, r := range byMode[mode] {
-			if !scored(r) {
+			if !Scored(r) {
 				continue
 			}
 			n[r.QuestionID]++
