@@ -41,15 +41,9 @@ type tokenFilter struct {
 
 const filterBits = 1 << 21
 
-func newTokenFilter(ranks map[string]int) tokenFilter {
-	f := tokenFilter{seed: maphash.MakeSeed(), bits: make([]uint64, filterBits/64)}
-	for tok := range ranks {
-		if len(tok) > 2 {
-			h := maphash.String(f.seed, tok) % filterBits
-			f.bits[h/64] |= 1 << (h % 64)
-		}
-	}
-	return f
+func (f *tokenFilter) add(s string) {
+	h := maphash.String(f.seed, s) % filterBits
+	f.bits[h/64] |= 1 << (h % 64)
 }
 
 func (f *tokenFilter) has(s string) bool {
