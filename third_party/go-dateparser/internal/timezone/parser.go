@@ -3,6 +3,7 @@ package timezone
 // PopTzOffset extracts timezone data from str then return the
 // str with the timezone code removed.
 func PopTzOffset(str string) (string, OffsetData) {
+	loadTables() // PATCH(paperlens)
 	if rxSearchIgnoreCase.MatchString(str) {
 		for _, offsetData := range timezoneOffsets {
 			idxs := offsetData.Regex.FindStringIndex(str)
@@ -20,5 +21,6 @@ func PopTzOffset(str string) (string, OffsetData) {
 
 // WordIsTz check if the specified word is a timezone code.
 func WordIsTz(word string) bool {
+	loadTables() // PATCH(paperlens)
 	return rxSearch.MatchString(word)
 }

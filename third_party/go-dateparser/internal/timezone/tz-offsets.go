@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/markusmobius/go-dateparser/internal/regexp"
 )
@@ -18,7 +19,20 @@ func (tod OffsetData) IsZero() bool {
 	return tod.Name == "" && tod.Regex == nil && tod.Offset == 0
 }
 
-var timezoneOffsets, rxSearch, rxSearchIgnoreCase = func() ([]OffsetData, *regexp.Regexp, *regexp.Regexp) {
+// PATCH(paperlens): the tables and their 1,000-odd regular expressions were
+// built in a package-level initialiser, about 25 ms of every process's
+// start; they are now built on first use.
+var (
+	tzOnce                       sync.Once
+	timezoneOffsets              []OffsetData
+	rxSearch, rxSearchIgnoreCase *regexp.Regexp
+)
+
+func loadTables() {
+	tzOnce.Do(func() { timezoneOffsets, rxSearch, rxSearchIgnoreCase = buildTables() })
+}
+
+func buildTables() ([]OffsetData, *regexp.Regexp, *regexp.Regexp) {
 	// Process timezone info list
 	offsets := []OffsetData{}
 	regexPatterns := map[string]struct{}{}
@@ -75,4 +89,4 @@ var timezoneOffsets, rxSearch, rxSearchIgnoreCase = func() ([]OffsetData, *regex
 	rxSearch := regexp.MustCompile(strSearchPatterns)
 	rxSearchIgnoreCase := regexp.MustCompile("(?i)" + strSearchPatterns)
 	return offsets, rxSearch, rxSearchIgnoreCase
-}()
+}
