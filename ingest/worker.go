@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -90,17 +91,48 @@ func (e *remoteError) Unwrap() error { return e.sentinel }
 func handleWork(b []byte) []byte {
 	var req workRequest
 	var rep workReply
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&req); err != nil {
+	if raw, err := decodeMsg(b, &req); err != nil {
 		rep.Err = fmt.Sprintf("internal error: bad request to the extraction worker: %v", err)
 	} else {
+		req.Raw = raw
 		rep = doWork(req)
 	}
-	var out bytes.Buffer
-	if err := gob.NewEncoder(&out).Encode(&rep); err != nil {
+	text := rep.Text
+	rep.Text = ""
+	out, err := encodeMsg(&rep, []byte(text))
+	if err != nil {
 		// Only a bug can get here; the parent reports the empty reply.
 		return nil
 	}
-	return out.Bytes()
+	return out
+}
+
+// encodeMsg frames a gob header and a body of raw bytes. The body (a
+// document's bytes, or its text) travels outside gob, which would copy it
+// twice more on each side, and the receiver's view of it is a slice of the
+// frame it read: in a fresh worker every copy is also fresh pages to fault
+// in. Callers clear the header's body field first; gob leaves empty fields
+// out.
+func encodeMsg(header any, body []byte) ([]byte, error) {
+	var h bytes.Buffer
+	if err := gob.NewEncoder(&h).Encode(header); err != nil {
+		return nil, err
+	}
+	out := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+h.Len()+len(body)), uint64(h.Len()))
+	return append(append(out, h.Bytes()...), body...), nil
+}
+
+// decodeMsg reads what encodeMsg wrote into header and returns the body,
+// which shares b's memory.
+func decodeMsg(b []byte, header any) ([]byte, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, errors.New("malformed message frame")
+	}
+	if err := gob.NewDecoder(bytes.NewReader(b[k : k+int(n)])).Decode(header); err != nil {
+		return nil, err
+	}
+	return b[k+int(n):], nil
 }
 
 // doWork is what a worker does for one document: the same extractors and
@@ -111,8 +143,10 @@ func doWork(req workRequest) (rep workReply) {
 			rep = workReply{Err: fmt.Sprintf("internal error while reading this file (please report it): %v", p)}
 		}
 	}()
-	text := string(req.Raw)
-	if req.Kind != "" {
+	var text string
+	if req.Kind == "" {
+		text = string(req.Raw)
+	} else {
 		var e extracted
 		var err error
 		if req.Kind == "html" && req.URL != "" {
@@ -244,11 +278,13 @@ func (w *workers) forDoc(kind string, size int) *workers {
 
 // do runs one request in a worker within timeout.
 func (w *workers) do(ctx context.Context, timeout time.Duration, req workRequest) (workReply, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&req); err != nil {
+	raw := req.Raw
+	req.Raw = nil
+	msg, err := encodeMsg(&req, raw)
+	if err != nil {
 		return workReply{}, fmt.Errorf("internal error: encode the request for the extraction worker: %w", err)
 	}
-	b, err := w.pool.Call(ctx, timeout, buf.Bytes())
+	b, err := w.pool.Call(ctx, timeout, msg)
 	if err != nil {
 		var f *isolate.Failure
 		if errors.As(err, &f) {
@@ -257,9 +293,11 @@ func (w *workers) do(ctx context.Context, timeout time.Duration, req workRequest
 		return workReply{}, err
 	}
 	var rep workReply
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&rep); err != nil {
+	text, err := decodeMsg(b, &rep)
+	if err != nil {
 		return workReply{}, fmt.Errorf("internal error: the extraction worker's reply cannot be read (please report it): %w", err)
 	}
+	rep.Text = string(text)
 	if rep.Err != "" {
 		return rep, &remoteError{msg: rep.Err, sentinel: sentinels[rep.Sentinel]}
 	}
