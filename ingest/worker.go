@@ -99,30 +99,31 @@ func handleWork(b []byte) []byte {
 	}
 	text := rep.Text
 	rep.Text = ""
-	out, err := encodeMsg(&rep, []byte(text))
+	head, err := msgHead(&rep)
 	if err != nil {
 		// Only a bug can get here; the parent reports the empty reply.
 		return nil
 	}
-	return out
+	return append(head, text...)
 }
 
-// encodeMsg frames a gob header and a body of raw bytes. The body (a
-// document's bytes, or its text) travels outside gob, which would copy it
-// twice more on each side, and the receiver's view of it is a slice of the
-// frame it read: in a fresh worker every copy is also fresh pages to fault
-// in. Callers clear the header's body field first; gob leaves empty fields
-// out.
-func encodeMsg(header any, body []byte) ([]byte, error) {
+// msgHead is the start of a message: its gob header, which a body of raw
+// bytes follows. The body (a document's bytes, or its text) travels outside
+// gob, which would copy it twice more on each side; the parent writes it to
+// the pipe straight from the file's buffer, and the receiver's view of it
+// is a slice of the frame it read. In a fresh worker every copy is also
+// fresh pages to fault in, which on a virtual machine cost more than the
+// copy. Callers clear the header's body field first; gob leaves empty
+// fields out.
+func msgHead(header any) ([]byte, error) {
 	var h bytes.Buffer
 	if err := gob.NewEncoder(&h).Encode(header); err != nil {
 		return nil, err
 	}
-	out := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+h.Len()+len(body)), uint64(h.Len()))
-	return append(append(out, h.Bytes()...), body...), nil
+	return append(binary.AppendUvarint(nil, uint64(h.Len())), h.Bytes()...), nil
 }
 
-// decodeMsg reads what encodeMsg wrote into header and returns the body,
+// decodeMsg reads a message that starts with msgHead into header and returns the body,
 // which shares b's memory.
 func decodeMsg(b []byte, header any) ([]byte, error) {
 	n, k := binary.Uvarint(b)
@@ -280,11 +281,11 @@ func (w *workers) forDoc(kind string, size int) *workers {
 func (w *workers) do(ctx context.Context, timeout time.Duration, req workRequest) (workReply, error) {
 	raw := req.Raw
 	req.Raw = nil
-	msg, err := encodeMsg(&req, raw)
+	head, err := msgHead(&req)
 	if err != nil {
 		return workReply{}, fmt.Errorf("internal error: encode the request for the extraction worker: %w", err)
 	}
-	b, err := w.pool.Call(ctx, timeout, msg)
+	b, err := w.pool.Call(ctx, timeout, head, raw)
 	if err != nil {
 		var f *isolate.Failure
 		if errors.As(err, &f) {

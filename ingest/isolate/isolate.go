@@ -104,10 +104,13 @@ func (p *Pool) Close() error {
 // call's time limit: a document is not to blame for a slow machine.
 const StartLimit = time.Minute
 
-// Call sends req to a worker and returns its reply. The worker has timeout
-// from the moment it is handed the request; a worker that does not answer
-// in time is killed. A worker that dies comes back as a *Failure.
-func (p *Pool) Call(ctx context.Context, timeout time.Duration, req []byte) ([]byte, error) {
+// Call sends req to a worker and returns its reply. The request is the
+// concatenation of its parts, which are written one after the other rather
+// than joined: a caller can send a header and a document's bytes without
+// copying the document. The worker has timeout from the moment it is
+// handed the request; a worker that does not answer in time is killed. A
+// worker that dies comes back as a *Failure.
+func (p *Pool) Call(ctx context.Context, timeout time.Duration, req ...[]byte) ([]byte, error) {
 	if timeout <= 0 {
 		return nil, &Failure{Reason: Timeout, Timeout: timeout}
 	}
@@ -140,7 +143,7 @@ func (e *sendError) Unwrap() error { return e.err }
 
 // exchange sends req to w and waits for the reply, within timeout; unsent
 // says the worker was gone before it had the whole request.
-func (p *Pool) exchange(ctx context.Context, w *worker, timeout time.Duration, req []byte) (reply []byte, unsent bool, err error) {
+func (p *Pool) exchange(ctx context.Context, w *worker, timeout time.Duration, req [][]byte) (reply []byte, unsent bool, err error) {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
@@ -312,8 +315,8 @@ type worker struct {
 	state    *os.ProcessState
 }
 
-func (w *worker) roundTrip(req []byte) ([]byte, error) {
-	if err := writeFrame(w.in, req); err != nil {
+func (w *worker) roundTrip(req [][]byte) ([]byte, error) {
+	if err := writeFrame(w.in, req...); err != nil {
 		return nil, &sendError{err}
 	}
 	return readFrame(w.out)
@@ -544,14 +547,23 @@ func (l *crashLog) summary() string {
 // allocate without bound.
 const maxFrame = 1 << 32
 
-func writeFrame(w io.Writer, b []byte) error {
+// writeFrame writes one frame holding the concatenation of parts.
+func writeFrame(w io.Writer, parts ...[]byte) error {
+	var n int
+	for _, b := range parts {
+		n += len(b)
+	}
 	var h [8]byte
-	binary.BigEndian.PutUint64(h[:], uint64(len(b)))
+	binary.BigEndian.PutUint64(h[:], uint64(n))
 	if _, err := w.Write(h[:]); err != nil {
 		return err
 	}
-	_, err := w.Write(b)
-	return err
+	for _, b := range parts {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func readFrame(r io.Reader) ([]byte, error) {
