@@ -20,10 +20,12 @@ func (c *codec) rank(b string) int {
 	if len(b) == 2 {
 		return int(c.pairs[int(b[0])<<8|int(b[1])])
 	}
-	if !c.maybe.has(b) {
+	// One hash serves the filter and the table.
+	h := maphash.String(c.seed, b)
+	if !c.maybe.has(h) {
 		return noRank
 	}
-	if r, ok := c.ranks[b]; ok {
+	if r, ok := c.lookupHash(b, h); ok {
 		return r
 	}
 	return noRank
@@ -35,19 +37,20 @@ func (c *codec) rank(b string) int {
 // cache miss or two; the filter (256 KiB, about 5% of its bits set) answers
 // most of them from the L2 cache.
 type tokenFilter struct {
-	seed maphash.Seed
 	bits []uint64
 }
 
 const filterBits = 1 << 21
 
-func (f *tokenFilter) add(s string) {
-	h := maphash.String(f.seed, s) % filterBits
+// The filter takes the token's table hash; it uses the high bits, the table
+// the low ones, so the two stay independent.
+func (f *tokenFilter) add(h uint64) {
+	h = (h >> 32) % filterBits
 	f.bits[h/64] |= 1 << (h % 64)
 }
 
-func (f *tokenFilter) has(s string) bool {
-	h := maphash.String(f.seed, s) % filterBits
+func (f *tokenFilter) has(h uint64) bool {
+	h = (h >> 32) % filterBits
 	return f.bits[h/64]&(1<<(h%64)) != 0
 }
 

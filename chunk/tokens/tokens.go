@@ -33,6 +33,7 @@
 package tokens
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"fmt"
@@ -42,6 +43,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	tiktoken_assets "github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -51,12 +53,42 @@ const Encoding = "cl100k_base"
 
 // codec holds the merge table. It is built once and only read afterwards,
 // which is what makes concurrent use safe without locks.
+//
+// The table holds no pointers: every token is a span of one string and the
+// lookup is an open-addressing hash table of ranks. A Go map of 100k string
+// keys plus a [][]byte decoder took about 10 MiB, which each extraction
+// worker process faulted in page by page at start (on this virtual machine
+// about 15% of a worker's page faults) and the collector scanned in every
+// cycle; these tables take 4 MiB and are never scanned.
 type codec struct {
-	ranks   map[string]int
-	pairs   []int32 // rank of every two-byte string (b0<<8 | b1), or noRank
-	maybe   tokenFilter
-	memo    [memoSlots]atomic.Pointer[memoEntry]
-	decoder [][]byte
+	all   string   // every token's bytes, concatenated
+	spans []uint32 // token of rank r: all[spans[2r]:spans[2r+1]]
+	slots []uint32 // rank+1 at the hash of its token; 0: empty
+	seed  maphash.Seed
+	pairs []int32 // rank of every two-byte string (b0<<8 | b1), or noRank
+	maybe tokenFilter
+	memo  [memoSlots]atomic.Pointer[memoEntry]
+}
+
+// token returns the bytes of rank r ("" for a rank with no token).
+func (c *codec) token(r int) string { return c.all[c.spans[2*r]:c.spans[2*r+1]] }
+
+// lookup returns the rank of the token spelled by s.
+func (c *codec) lookup(s string) (int, bool) {
+	return c.lookupHash(s, maphash.String(c.seed, s))
+}
+
+func (c *codec) lookupHash(s string, h uint64) (int, bool) {
+	mask := uint64(len(c.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := c.slots[i]
+		if e == 0 {
+			return 0, false
+		}
+		if c.token(int(e-1)) == s {
+			return int(e - 1), true
+		}
+	}
 }
 
 var (
@@ -84,70 +116,101 @@ func Load() error {
 
 // parseRanks reads the BPE file that tiktoken-go-loader embeds (the same
 // bytes its OfflineLoader parses; a test checks the two tables agree) in one
-// pass. The loader's own parse allocates a string per line, per token and a
-// growing map, and took 80-90 ms; every extraction worker process pays this
-// at start, so it is done here with one buffer for all tokens, a presized
-// map and the decoder, pair and filter tables filled in the same pass
-// (about a fifth of the time: see BenchmarkLoad).
+// pass. The loader's own parse allocates a string per line and per token
+// and grows a map; every extraction worker process pays the load at start,
+// so it is done here streaming, into one buffer for all tokens and flat
+// tables (see codec and BenchmarkLoad).
 func parseRanks() (*codec, error) {
 	// The offline loader resolves the file by base name inside its
 	// embedded assets, so no URL is ever fetched.
-	contents, err := tiktoken_assets.Assets.ReadFile(Encoding + ".tiktoken")
+	f, err := tiktoken_assets.Assets.Open(Encoding + ".tiktoken")
 	if err != nil {
 		return nil, err
 	}
-	n := bytes.Count(contents, []byte{'\n'}) + 1
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
 	// Decoded tokens are shorter than their base64, so one buffer of the
 	// file's size holds them all without moving.
-	buf := make([]byte, 0, len(contents))
-	type entry struct{ start, end, rank int }
-	entries := make([]entry, 0, n)
+	buf := make([]byte, 0, info.Size())
+	type entry struct{ start, end, rank uint32 }
+	entries := make([]entry, 0, 1<<17)
 	maxRank := 0
-	for line := range bytes.SplitSeq(contents, []byte{'\n'}) {
-		if len(line) == 0 {
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		b := sc.Bytes()
+		if len(b) == 0 {
 			continue
 		}
-		sp := bytes.IndexByte(line, ' ')
+		sp := bytes.IndexByte(b, ' ')
 		if sp < 0 {
-			return nil, fmt.Errorf("line %d: no space between token and rank", len(entries)+1)
+			return nil, fmt.Errorf("line %d: no space between token and rank", line)
 		}
 		start := len(buf)
-		m, err := base64.StdEncoding.Decode(buf[start:cap(buf)], line[:sp])
+		m, err := base64.StdEncoding.Decode(buf[start:cap(buf)], b[:sp])
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", len(entries)+1, err)
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		buf = buf[:start+m]
-		rank, err := strconv.Atoi(string(line[sp+1:]))
-		if err != nil || rank < 0 {
-			return nil, fmt.Errorf("line %d: bad rank %q", len(entries)+1, line[sp+1:])
+		rank, err := strconv.Atoi(string(b[sp+1:]))
+		if err != nil || rank < 0 || rank >= 1<<30 || m == 0 {
+			return nil, fmt.Errorf("line %d: bad token or rank %q", line, b)
 		}
-		entries = append(entries, entry{start, start + m, rank})
+		entries = append(entries, entry{uint32(start), uint32(start + m), uint32(rank)})
 		maxRank = max(maxRank, rank)
 	}
-	all := string(buf) // one allocation; every token is a substring of it
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
 	c := &codec{
-		ranks:   make(map[string]int, len(entries)),
-		pairs:   make([]int32, 1<<16),
-		maybe:   tokenFilter{seed: maphash.MakeSeed(), bits: make([]uint64, filterBits/64)},
-		decoder: make([][]byte, maxRank+1),
+		// buf is never written again, so the string can share it.
+		all:   unsafe.String(unsafe.SliceData(buf), len(buf)),
+		spans: make([]uint32, 2*(maxRank+1)),
+		slots: make([]uint32, tableSize(len(entries))),
+		seed:  maphash.MakeSeed(),
+		pairs: make([]int32, 1<<16),
+		maybe: tokenFilter{bits: make([]uint64, filterBits/64)},
 	}
 	for i := range c.pairs {
 		c.pairs[i] = noRank
 	}
+	mask := uint64(len(c.slots) - 1)
 	for _, e := range entries {
-		tok := all[e.start:e.end]
-		c.ranks[tok] = e.rank
-		// Full slice expressions: an append to one token's bytes can never
-		// write into the next token's.
-		c.decoder[e.rank] = buf[e.start:e.end:e.end]
+		r := int(e.rank)
+		if c.spans[2*r+1] != 0 {
+			return nil, fmt.Errorf("rank %d appears twice", r)
+		}
+		c.spans[2*r], c.spans[2*r+1] = e.start, e.end
+		tok := c.all[e.start:e.end]
+		h := maphash.String(c.seed, tok)
+		if _, dup := c.lookupHash(tok, h); dup {
+			return nil, fmt.Errorf("token %q appears twice", tok)
+		}
+		i := h & mask
+		for c.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.slots[i] = uint32(r + 1)
 		switch {
 		case len(tok) == 2:
-			c.pairs[int(tok[0])<<8|int(tok[1])] = int32(e.rank)
+			c.pairs[int(tok[0])<<8|int(tok[1])] = int32(r)
 		case len(tok) > 2:
-			c.maybe.add(tok)
+			c.maybe.add(h)
 		}
 	}
 	return c, nil
+}
+
+// tableSize is the power of two at least 2.5 times n: linear probing stays
+// short at a load of 0.4 or less.
+func tableSize(n int) int {
+	size := 1
+	for size < n*5/2 {
+		size <<= 1
+	}
+	return size
 }
 
 func get() *codec {
@@ -197,8 +260,8 @@ func Decode(ids []int) string {
 	c := get()
 	var b []byte
 	for _, id := range ids {
-		if id >= 0 && id < len(c.decoder) {
-			b = append(b, c.decoder[id]...)
+		if id >= 0 && 2*id < len(c.spans) {
+			b = append(b, c.token(id)...)
 		}
 	}
 	return string(b)
@@ -233,7 +296,7 @@ func Head(text string, n int) string {
 // countPiece is encodePiece without materialising ids, because Count is the
 // hot path of chunking.
 func (c *codec) countPiece(p string) int {
-	if _, ok := c.ranks[p]; ok {
+	if _, ok := c.lookup(p); ok {
 		return 1
 	}
 	if len(p) <= smallPiece {
@@ -250,18 +313,19 @@ func (c *codec) countPiece(p string) int {
 }
 
 func (c *codec) encodePiece(p string, ids []int) []int {
-	if r, ok := c.ranks[p]; ok {
+	if r, ok := c.lookup(p); ok {
 		return append(ids, r)
 	}
 	bounds := c.merge(p)
 	for i := 0; i+1 < len(bounds); i++ {
-		ids = append(ids, c.ranks[p[bounds[i]:bounds[i+1]]])
+		r, _ := c.lookup(p[bounds[i]:bounds[i+1]])
+		ids = append(ids, r)
 	}
 	return ids
 }
 
 func (c *codec) encodePieceEnds(p string, base int, ends []int) []int {
-	if _, ok := c.ranks[p]; ok {
+	if _, ok := c.lookup(p); ok {
 		return append(ends, base+len(p))
 	}
 	for _, b := range c.merge(p)[1:] {
@@ -297,7 +361,7 @@ type memoEntry struct {
 // spaces, base64 of zeros), whose MaxPiece blocks come in a few distinct
 // shapes only; merging each block again costs about 100 µs per KiB.
 func (c *codec) mergeMemo(p string) []int {
-	slot := &c.memo[maphash.String(c.maybe.seed, p)%memoSlots]
+	slot := &c.memo[maphash.String(c.seed, p)%memoSlots]
 	if e := slot.Load(); e != nil && e.piece == p {
 		return e.bounds
 	}
