@@ -400,16 +400,29 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 		return err
 	}
 	var raw []byte
-	if j.kind == "dataset" {
+	var hash string
+	switch {
+	case j.kind == "dataset":
 		raw = []byte(j.content)
-	} else {
+		hash = SourceHash(raw)
+	case w != nil && (j.kind == "pdf" || j.kind == "html"):
+		// A worker reads the file itself (from the page cache, since it
+		// was just hashed): sending the bytes down a pipe cost two more
+		// copies, and on this virtual machine a copy into fresh pages
+		// costs more than the parse of a small PDF.
+		h, err := hashWithin(dctx, j.path, opt.MaxFileSize)
+		if err != nil {
+			return fail(timedOut(err))
+		}
+		hash = h
+	default:
 		b, err := readWithin(dctx, j.path, opt.MaxFileSize)
 		if err != nil {
 			return fail(timedOut(err))
 		}
 		raw = b
+		hash = SourceHash(raw)
 	}
-	hash := SourceHash(raw)
 
 	prev, err := st.Doc(j.id)
 	havePrev := err == nil
@@ -433,7 +446,11 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 	var e extracted
 	var spans []span
 	if w := w.forDoc(j.kind, len(raw)); w != nil {
-		rep, err := w.do(ctx, time.Until(deadline), workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens})
+		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens}
+		if raw == nil {
+			req.Path, req.MaxFileSize = j.path, opt.MaxFileSize
+		}
+		rep, err := w.do(ctx, time.Until(deadline), req)
 		if err != nil {
 			return fail(timedOut(err))
 		}

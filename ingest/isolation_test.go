@@ -194,6 +194,15 @@ func TestOnlyRegularFilesWithinSize(t *testing.T) {
 	if err := os.Symlink("/dev/zero", filepath.Join(src, "zero.jsonl")); err != nil {
 		t.Fatal(err)
 	}
+	// PDFs and HTML take another road when isolated: only hashed here,
+	// read by the worker.
+	if err := syscall.Mkfifo(filepath.Join(src, "fifo2.pdf"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(src, "zero2.html")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, src, map[string]string{"big2.html": "<p>" + strings.Repeat("y", 4993) + "</p>"})
 	for _, iso := range []*Isolation{testIsolation, {Off: true}} {
 		start := time.Now()
 		got, failed := ingestDir(t, t.TempDir(), Options{Isolation: iso, Timeout: 5 * time.Second, MaxFileSize: 4000}, src)
@@ -201,10 +210,13 @@ func TestOnlyRegularFilesWithinSize(t *testing.T) {
 			t.Errorf("isolation %+v: took %v", iso, d)
 		}
 		want := map[string]string{
-			"fifo|fifo.txt": "not a regular file (a named pipe (FIFO))",
-			"zero|zero.txt": "not a regular file (a character device)",
-			"|zero.jsonl":   "not a regular file (a character device)",
-			"big|big.txt":   "file of 5 kB is larger than --max-file-size 4 kB",
+			"fifo|fifo.txt":    "not a regular file (a named pipe (FIFO))",
+			"zero|zero.txt":    "not a regular file (a character device)",
+			"|zero.jsonl":      "not a regular file (a character device)",
+			"big|big.txt":      "file of 5 kB is larger than --max-file-size 4 kB",
+			"fifo2|fifo2.pdf":  "not a regular file (a named pipe (FIFO))",
+			"zero2|zero2.html": "not a regular file (a character device)",
+			"big2|big2.html":   "file of 5 kB is larger than --max-file-size 4 kB",
 		}
 		for k, phrase := range want {
 			if r := got[k]; r.Status != StatusError || !strings.Contains(r.Error, phrase) {
@@ -213,6 +225,33 @@ func TestOnlyRegularFilesWithinSize(t *testing.T) {
 		}
 		if got["ok|ok.txt"].Status != StatusOK || failed != len(want) {
 			t.Errorf("isolation %+v: ok.txt %+v, %d failed", iso, got["ok|ok.txt"], failed)
+		}
+	}
+}
+
+// hashRegular, which the parent runs when a worker reads the file, must
+// give the SourceHash of the bytes readRegular reads, or every isolated
+// re-ingest would extract again.
+func TestHashRegularIsSourceHash(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"empty.txt": "", "one.txt": "x", "long.txt": strings.Repeat("abc", 300000)})
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	files = append(files, sharedPDFs(t, 3)...)
+	for _, f := range files {
+		b, err := readRegular(f, 200<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := hashRegular(f, 200<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h != SourceHash(b) {
+			t.Errorf("%s: hashRegular %s, SourceHash of the bytes read %s", f, h, SourceHash(b))
+		}
+		if fi, _ := os.Stat(f); int64(len(b)) != fi.Size() {
+			t.Errorf("%s: read %d bytes of %d", f, len(b), fi.Size())
 		}
 	}
 }

@@ -50,10 +50,14 @@ func IsWorker() bool { return isolate.IsWorker() }
 
 // workRequest is one document for a worker.
 type workRequest struct {
-	Kind      string // pdf, html, text, dataset; "" when Raw is clean text to chunk again
-	Raw       []byte
-	URL       string // html: the page's address, for relative links
-	MaxTokens int    // chunk at this size; 0: extract only
+	Kind string // pdf, html, text, dataset; "" when Raw is clean text to chunk again
+	Raw  []byte
+	// Path, when Raw is nil: the worker reads the file, a regular file of
+	// at most MaxFileSize bytes.
+	Path        string
+	MaxFileSize int64
+	URL         string // html: the page's address, for relative links
+	MaxTokens   int    // chunk at this size; 0: extract only
 }
 
 // workReply is a worker's answer. Passages are spans of Text, which the
@@ -144,6 +148,14 @@ func doWork(req workRequest) (rep workReply) {
 			rep = workReply{Err: fmt.Sprintf("internal error while reading this file (please report it): %v", p)}
 		}
 	}()
+	if req.Path != "" {
+		raw, err := readRegular(req.Path, req.MaxFileSize)
+		if err != nil {
+			rep.Err = err.Error()
+			return rep
+		}
+		req.Raw = raw
+	}
 	var text string
 	if req.Kind == "" {
 		text = string(req.Raw)
