@@ -11,6 +11,8 @@ import (
 
 	"github.com/neurosnap/sentences"
 	"github.com/neurosnap/sentences/english"
+
+	"github.com/paperlens/paperlens/chunk/tokens"
 )
 
 // Span is a half-open byte range [Start, End) of a text.
@@ -51,6 +53,18 @@ var (
 	punkt     *sentences.DefaultSentenceTokenizer
 	punktErr  error
 )
+
+// Load builds the sentence model (about 25 ms) and the tokenizer's tables
+// (about 20 ms) if that has not happened yet, so that a program can pay for
+// them at a time of its choosing: an extraction worker does it while its
+// first document is being parsed. Calling it is optional.
+func Load() error {
+	sentenceTokenizer()
+	if punktErr != nil {
+		return punktErr
+	}
+	return tokens.Load()
+}
 
 // sentenceTokenizer returns the shared punkt model. The tokenizer only reads
 // its tables after construction, so one instance serves concurrent callers.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk"
-	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/ingest/htmltext"
 	"github.com/paperlens/paperlens/ingest/isolate"
 	"github.com/paperlens/paperlens/ingest/pdftext"
@@ -39,9 +38,10 @@ var DefaultIsolation *Isolation
 
 // ServeWorker is the main loop of a worker process; see Isolation.
 func ServeWorker() error {
-	// The tokenizer's tables take about 0.2 s to build: build them while
-	// the first document is sent and parsed, not after.
-	go func() { _ = tokens.Load() }()
+	// The sentence model and the tokenizer's tables take about 45 ms to
+	// build: build them while the first document is read and parsed, not
+	// after.
+	go func() { _ = chunk.Load() }()
 	return isolate.Serve(handleWork)
 }
 
