@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,28 +33,33 @@ ratios are.`,
 }
 
 type ingestBench struct {
-	Files             int     `json:"files"`
-	Pages             int     `json:"pages"`
-	Workers           int     `json:"workers"`
-	OursExtractSec    float64 `json:"ours_extract_seconds"`     // extraction only, one file at a time
-	OursExtractPPS    float64 `json:"ours_extract_pages_per_s"` // pages per second, one core
-	OursIngestSec     float64 `json:"ours_ingest_seconds"`      // whole ingest in this process (--isolate=false): extract, clean, chunk, store, all workers
-	OursIngestPPS     float64 `json:"ours_ingest_pages_per_s"`
-	IsolatedSec       float64 `json:"isolated_ingest_seconds"` // the same in worker processes, their start included (the default)
-	IsolatedPPS       float64 `json:"isolated_ingest_pages_per_s"`
-	IsolatedVsInProc  float64 `json:"isolated_time_ratio_vs_in_process"` // aim ≤ 1.2
-	WarmSec           float64 `json:"isolated_warm_ingest_seconds"`      // isolated, workers started beforehand: the cost per document
-	WarmVsInProc      float64 `json:"isolated_warm_time_ratio_vs_in_process"`
-	StartSec          float64 `json:"worker_start_seconds"` // starting the workers until each can chunk
-	IsolatedVsPdftext float64 `json:"isolated_time_ratio_vs_pdftotext,omitempty"`
-	Rounds            int     `json:"rounds"`                      // ingest and pdftotext times are medians over this many interleaved rounds
-	PdftotextSec      float64 `json:"pdftotext_seconds,omitempty"` // one file at a time
-	PdftotextPPS      float64 `json:"pdftotext_pages_per_s,omitempty"`
-	MutoolSec         float64 `json:"mutool_seconds,omitempty"`
-	MutoolPPS         float64 `json:"mutool_pages_per_s,omitempty"`
-	IngestVsPdftotext float64 `json:"ingest_time_ratio_vs_pdftotext,omitempty"` // ours whole ingest ÷ pdftotext; aim ≤ 3
-	Tokens            int     `json:"tokens"`
-	TokensPerSec      float64 `json:"tokenizer_tokens_per_s"`
+	Files            int     `json:"files"`
+	Pages            int     `json:"pages"`
+	Workers          int     `json:"workers"`
+	OursExtractSec   float64 `json:"ours_extract_seconds"`     // extraction only, one file at a time
+	OursExtractPPS   float64 `json:"ours_extract_pages_per_s"` // pages per second, one core
+	OursIngestSec    float64 `json:"ours_ingest_seconds"`      // whole ingest in this process (--isolate=false): extract, clean, chunk, store, all workers
+	OursIngestPPS    float64 `json:"ours_ingest_pages_per_s"`
+	IsolatedSec      float64 `json:"isolated_ingest_seconds"` // the same in worker processes, their start included (the default)
+	IsolatedPPS      float64 `json:"isolated_ingest_pages_per_s"`
+	IsolatedVsInProc float64 `json:"isolated_time_ratio_vs_in_process"` // aim ≤ 1.2
+	WarmSec          float64 `json:"isolated_warm_ingest_seconds"`      // isolated, workers started beforehand: the cost per document
+	WarmVsInProc     float64 `json:"isolated_warm_time_ratio_vs_in_process"`
+	StartSec         float64 `json:"worker_start_seconds"` // starting the workers until each can chunk
+	// The ingest command as a user runs it: a fresh process each time,
+	// its own start-up included, in-process against isolated.
+	CommandInProcSec   float64 `json:"command_in_process_seconds"`
+	CommandIsolatedSec float64 `json:"command_isolated_seconds"`
+	CommandRatio       float64 `json:"command_isolated_time_ratio_vs_in_process"` // aim ≤ 1.2
+	IsolatedVsPdftext  float64 `json:"isolated_time_ratio_vs_pdftotext,omitempty"`
+	Rounds             int     `json:"rounds"`                      // ingest and pdftotext times are medians over this many interleaved rounds
+	PdftotextSec       float64 `json:"pdftotext_seconds,omitempty"` // one file at a time
+	PdftotextPPS       float64 `json:"pdftotext_pages_per_s,omitempty"`
+	MutoolSec          float64 `json:"mutool_seconds,omitempty"`
+	MutoolPPS          float64 `json:"mutool_pages_per_s,omitempty"`
+	IngestVsPdftotext  float64 `json:"ingest_time_ratio_vs_pdftotext,omitempty"` // ours whole ingest ÷ pdftotext; aim ≤ 3
+	Tokens             int     `json:"tokens"`
+	TokensPerSec       float64 `json:"tokenizer_tokens_per_s"`
 }
 
 func newBenchIngestCmd() *cobra.Command {
@@ -68,11 +74,16 @@ func newBenchIngestCmd() *cobra.Command {
   - our whole ingest (extract, clean, chunk, count tokens, store) with all
     workers, in this process (--isolate=false) and in worker processes (the
     default; starting the workers is part of the time);
+  - the paperlens ingest command as a user runs it, a fresh process each
+    time, with --isolate=false and with the default isolation;
   - the cl100k_base tokenizer over the extracted text.
-pdftotext and both ingests run in --rounds interleaved rounds, and each
-figure is the median, so that a busy machine shifts them alike. It prints
-pages/s for each, the ratio of our whole ingest time to pdftotext's, and of
-the isolated ingest to the in-process one.`,
+pdftotext, the ingests and the commands run in --rounds interleaved rounds,
+and each figure is the median, so that a busy machine shifts them alike. It
+prints pages/s for each, the ratio of our whole ingest time to pdftotext's,
+and of the isolated ingest to the in-process one: within this process (whose
+in-process rounds run warm, the tokenizer and heap of earlier rounds ready,
+while each isolated round starts new workers) and as commands, where each
+side pays its own start.`,
 		Example: "  paperlens bench ingest ../shared/corpus/pdf",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -111,8 +122,12 @@ the isolated ingest to the in-process one.`,
 				}
 			}
 
+			self, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find this program to time the ingest command: %w", err)
+			}
 			r.Rounds = max(rounds, 1)
-			var ref, inproc, isolated, warm, starts []float64
+			var ref, inproc, isolated, warm, starts, cmdIn, cmdIso []float64
 			for range r.Rounds {
 				if havePdftotext {
 					sec, err := timeEach(files, func(f string) *exec.Cmd { return exec.Command("pdftotext", f, "-") })
@@ -150,7 +165,20 @@ the isolated ingest to the in-process one.`,
 					return err
 				}
 				warm = append(warm, sec)
+				for _, iso := range []string{"--isolate=false", "--isolate=true"} {
+					sec, err := timeCommand(self, append([]string{"ingest", "--workers", fmt.Sprint(workers), iso}, files...))
+					if err != nil {
+						return err
+					}
+					if iso == "--isolate=false" {
+						cmdIn = append(cmdIn, sec)
+					} else {
+						cmdIso = append(cmdIso, sec)
+					}
+				}
 			}
+			r.CommandInProcSec, r.CommandIsolatedSec = median(cmdIn), median(cmdIso)
+			r.CommandRatio = r.CommandIsolatedSec / r.CommandInProcSec
 			r.OursIngestSec, r.IsolatedSec = median(inproc), median(isolated)
 			r.OursIngestPPS, r.IsolatedPPS = float64(r.Pages)/r.OursIngestSec, float64(r.Pages)/r.IsolatedSec
 			r.IsolatedVsInProc = r.IsolatedSec / r.OursIngestSec
@@ -190,8 +218,12 @@ the isolated ingest to the in-process one.`,
 			fmt.Printf("%-44s %9.2f %10.1f\n", fmt.Sprintf("paperlens whole ingest, isolated, %d workers", r.Workers), r.IsolatedSec, r.IsolatedPPS)
 			fmt.Printf("%-44s %9.2f %10.1f\n", "  the same, its workers started beforehand", r.WarmSec, float64(r.Pages)/r.WarmSec)
 			fmt.Printf("%-44s %9.2f\n", fmt.Sprintf("  starting %d workers until they can chunk", r.Workers), r.StartSec)
-			fmt.Printf("(ingests, start-up and pdftotext: median of %d interleaved rounds)\n", r.Rounds)
-			fmt.Printf("\nisolated ingest time / in-process time: %.2f× with start-up, %.2f× per document once started (aim: ≤ 1.2×)\n", r.IsolatedVsInProc, r.WarmVsInProc)
+			fmt.Printf("%-44s %9.2f %10.1f\n", "paperlens ingest command, --isolate=false", r.CommandInProcSec, float64(r.Pages)/r.CommandInProcSec)
+			fmt.Printf("%-44s %9.2f %10.1f\n", "paperlens ingest command, isolated (default)", r.CommandIsolatedSec, float64(r.Pages)/r.CommandIsolatedSec)
+			fmt.Printf("(ingests, commands, start-up and pdftotext: median of %d interleaved rounds)\n", r.Rounds)
+			fmt.Printf("\nisolated ingest time / in-process time (aim: ≤ 1.2×):\n")
+			fmt.Printf("  the ingest command, each in a fresh process: %.2f×\n", r.CommandRatio)
+			fmt.Printf("  in this process: %.2f× with the workers' start-up, %.2f× per document once started\n", r.IsolatedVsInProc, r.WarmVsInProc)
 			if r.PdftotextSec > 0 {
 				fmt.Printf("whole ingest time / pdftotext time:     %.2f× in process, %.2f× isolated (aim: ≤ 3×)\n", r.IngestVsPdftotext, r.IsolatedVsPdftext)
 				fmt.Printf("extract-only time / pdftotext time:     %.2f×\n", r.OursExtractSec/r.PdftotextSec)
@@ -234,6 +266,24 @@ func timeIngest(files []string, opt ingest.Options) (float64, error) {
 		return 0, fmt.Errorf("ingest failed on %d files (first: %s)", failed, firstErr)
 	}
 	return sec, nil
+}
+
+// timeCommand runs this program with args and a new home, and returns the
+// wall time; output is discarded.
+func timeCommand(self string, args []string) (float64, error) {
+	home, err := os.MkdirTemp("", "paperlens-bench-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(home)
+	c := exec.Command(self, append(args, "--home", home)...)
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	t0 := time.Now()
+	if err := c.Run(); err != nil {
+		return 0, fmt.Errorf("paperlens %s: %w: %s", strings.Join(args[:min(len(args), 3)], " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return time.Since(t0).Seconds(), nil
 }
 
 func median(xs []float64) float64 {
