@@ -227,8 +227,9 @@ func newWorkers(iso *Isolation, size int) (*workers, error) {
 func (w *workers) Close() error { return w.pool.Close() }
 
 // WorkerPool is a set of worker processes that several runs share
-// (Options.Pool): each run then skips the workers' start-up, about half a
-// second of CPU each (package initialisation, the tokenizer's tables).
+// (Options.Pool): each run then skips the workers' start-up, about 0.1 s
+// of CPU each (package initialisation, the tokenizer's tables and the
+// sentence model).
 type WorkerPool struct{ w *workers }
 
 // NewWorkerPool makes a pool of size workers, started as documents need
@@ -275,9 +276,8 @@ func (p *WorkerPool) Close() error { return p.w.Close() }
 
 // smallText is the size under which plain text is cleaned and chunked in
 // this process even when isolation is on: text cannot crash a parser, and
-// under 1 MB even a chunker quadratic on unbroken text finishes within a
-// second, while starting a worker costs half a second of CPU. Most
-// dataset papers are this small.
+// chunking is linear, while starting a worker costs about 0.1 s of CPU.
+// Most dataset papers are this small.
 const smallText = 1 << 20
 
 // forDoc returns the workers to use for a document of kind and size, or nil

@@ -5,8 +5,9 @@
 //
 // A worker is a program that calls Serve: usually the running binary
 // re-executed in a hidden mode. A Pool keeps a few of them warm and reuses
-// them across calls, since starting one costs about half a second of CPU (package
-// initialisation and the tokenizer's tables); a worker that dies or is
+// them across calls, since starting one costs about 0.1 s of CPU (exec,
+// package initialisation of the whole binary, the caller's own tables); a
+// worker that dies or is
 // killed is replaced by the next call.
 //
 // Requests and replies are opaque bytes; the caller chooses their encoding.
