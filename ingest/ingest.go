@@ -21,6 +21,7 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/ingest/dataset"
 	"github.com/paperlens/paperlens/ingest/htmltext"
+	"github.com/paperlens/paperlens/ingest/isolate"
 	"github.com/paperlens/paperlens/ingest/pdftext"
 )
 
@@ -209,8 +210,15 @@ func runJobs(ctx context.Context, st *corpus.Store, jobs []job, opt Options, rep
 	}
 	in := make(chan job)
 	out := make(chan outcome)
+	// With worker processes, one job more than workers: while every
+	// worker parses, the spare job reads and hashes the next file, so that
+	// no worker waits for it.
+	jobsAtOnce := opt.Workers
+	if w != nil {
+		jobsAtOnce++
+	}
 	var wg sync.WaitGroup
-	for i := 0; i < opt.Workers; i++ {
+	for i := 0; i < jobsAtOnce; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -452,7 +460,14 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 		}
 		rep, err := w.do(ctx, time.Until(deadline), req)
 		if err != nil {
-			return fail(timedOut(err))
+			// A worker's time starts when it takes the request, so time
+			// spent waiting for a free one is not the document's: only the
+			// worker's own time-out reads as one.
+			var f *isolate.Failure
+			if errors.As(err, &f) && f.Reason == isolate.Timeout {
+				err = timedOut(context.DeadlineExceeded)
+			}
+			return fail(err)
 		}
 		e, spans = extracted{title: rep.Title, text: rep.Text, pages: rep.Pages}, rep.Passages
 	} else {
