@@ -91,3 +91,7 @@ require (
 replace github.com/ledongthuc/pdf => ./third_party/ledongthuc-pdf
 
 replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser
+
+replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
+
+replace github.com/forPelevin/gomoji => ./third_party/gomoji
