@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas32"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/retrieve/embed"
 )
@@ -237,22 +238,17 @@ func buildMatrix(texts []string, o Options) (*Model, *csr, error) {
 // df counting and weights consume.
 func tokenizeAll(texts []string, stem Stemming, workers int) [][]string {
 	docs := make([][]string, len(texts))
-	var wg sync.WaitGroup
-	next := make(chan int, len(texts))
+	var g errgroup.Group
+	g.SetLimit(max(workers, 1))
 	for i := range texts {
-		next <- i
-	}
-	close(next)
-	for range min(workers, len(texts)) {
-		wg.Go(func() {
-			for i := range next {
-				ts := tokenize(nil, texts[i], stem)
-				slices.Sort(ts)
-				docs[i] = ts
-			}
+		g.Go(func() error {
+			ts := tokenize(nil, texts[i], stem)
+			slices.Sort(ts)
+			docs[i] = ts
+			return nil
 		})
 	}
-	wg.Wait()
+	_ = g.Wait() // no task fails
 	return docs
 }
 

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
+
+	"github.com/google/renameio/v2"
 )
 
 // fileMagic starts every saved model; the version after it changes with the
@@ -49,23 +50,9 @@ func (m *Model) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("lsa: save %s: encode: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("lsa: save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("lsa: save %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("lsa: save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("lsa: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	// renameio writes a temporary file beside path, syncs it and renames
+	// it over path.
+	if err := renameio.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("lsa: save %s: %w", path, err)
 	}
 	return nil
