@@ -13,8 +13,8 @@ import (
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/blas/blas32"
 	"golang.org/x/sync/errgroup"
+	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/paperlens/paperlens/retrieve/embed"
 )
