@@ -13,10 +13,11 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/ingest/dataset"
@@ -208,36 +209,29 @@ func runJobs(ctx context.Context, st *corpus.Store, jobs []job, opt Options, rep
 		}
 		report(r)
 	}
-	in := make(chan job)
-	out := make(chan outcome)
-	// With worker processes, one job more than workers: while every
+	// One job more than workers with worker processes: while every
 	// worker parses, the spare job reads and hashes the next file, so that
 	// no worker waits for it.
 	jobsAtOnce := opt.Workers
 	if w != nil {
 		jobsAtOnce++
 	}
-	var wg sync.WaitGroup
-	for i := 0; i < jobsAtOnce; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range in {
-				out <- process(ctx, st, j, opt, w)
-			}
-		}()
-	}
+	out := make(chan outcome)
 	go func() {
-		defer close(in)
+		var g errgroup.Group
+		g.SetLimit(jobsAtOnce)
 		for _, j := range jobs {
-			select {
-			case in <- j:
-			case <-ctx.Done():
-				return
+			if ctx.Err() != nil {
+				break
 			}
+			g.Go(func() error {
+				out <- process(ctx, st, j, opt, w)
+				return nil
+			})
 		}
+		_ = g.Wait() // process reports failures as outcomes
+		close(out)
 	}()
-	go func() { wg.Wait(); close(out) }()
 	for o := range out {
 		if o.store != nil {
 			if err := st.Put(o.store.doc, o.store.text, o.store.passages); err != nil {
