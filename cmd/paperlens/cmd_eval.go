@@ -9,13 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -94,8 +92,7 @@ row without paper_content uses the stored document with its paper_id.`,
 				}
 				cfg.Ks = append(cfg.Ks, n)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 
 			qs, problems, err := bench.LoadElaipBench(data)
 			for _, p := range problems {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -58,8 +55,7 @@ files you did not make.`,
 				return err
 			}
 			defer st.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 
 			var bar *progressbar.ProgressBar
 			if !asJSON && isatty.IsTerminal(os.Stderr.Fd()) {

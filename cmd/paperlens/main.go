@@ -3,9 +3,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -68,7 +71,12 @@ func main() {
 func runCLI(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
-	err := root.Execute()
+	// The one place that turns Ctrl-C and SIGTERM into a cancelled context:
+	// every command works under cmd.Context(), stops at the next safe point
+	// and keeps what it finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}
