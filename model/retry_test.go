@@ -162,12 +162,24 @@ func TestAttemptTimeoutExcludesQueueing(t *testing.T) {
 
 // The fake stands in for OpenAI rate-limiting, rejecting a key, and
 // stalling: the retry decorator over the real HTTP client.
+//
+// The cancelling cases cancel on an event, never after a delay: a timer
+// could fire before the request reached the loopback server on a loaded
+// machine (0 requests seen), or, for the Retry-After case, before the 429
+// came back. cancelOnRetry cancels when WithRetry is about to wait, i.e.
+// the 429 is in hand; cancelReceived cancels from inside the server's
+// handler, once the request is counted and before it starts to stall.
 func TestRetryAgainstServer(t *testing.T) {
+	const (
+		cancelNever = iota
+		cancelOnRetry
+		cancelReceived
+	)
 	cases := []struct {
 		name         string
 		cfg          modeltest.Config
 		opts         model.RetryOptions
-		cancelAfter  time.Duration
+		cancel       int
 		wantErr      []string
 		wantRequests int
 		minElapsed   time.Duration
@@ -175,31 +187,43 @@ func TestRetryAgainstServer(t *testing.T) {
 	}{
 		{"Retry-After: 1 honoured", modeltest.Config{Inject: firstN(1, &modeltest.Fault{Kind: modeltest.RateLimited,
 			Header: map[string]string{"Retry-After": "1"}})}, model.RetryOptions{MinBackoff: time.Millisecond},
-			0, nil, 2, time.Second, 5 * time.Second},
+			cancelNever, nil, 2, time.Second, 5 * time.Second},
 		{"retry-after-ms honoured", modeltest.Config{Inject: firstN(2, &modeltest.Fault{Kind: modeltest.RateLimited,
 			Header: map[string]string{"Retry-After-Ms": "150"}})}, model.RetryOptions{MinBackoff: time.Millisecond},
-			0, nil, 3, 300 * time.Millisecond, 5 * time.Second},
+			cancelNever, nil, 3, 300 * time.Millisecond, 5 * time.Second},
 		{"401 not retried", modeltest.Config{Key: "right"}, model.RetryOptions{MinBackoff: time.Millisecond},
-			0, []string{"401 Unauthorized from http://127.0.0.1:", "/v1/chat/completions", "check the API key in $OPENAI_API_KEY", "not retried"}, 1, 0, 5 * time.Second},
+			cancelNever, []string{"401 Unauthorized from http://127.0.0.1:", "/v1/chat/completions", "check the API key in $OPENAI_API_KEY", "not retried"}, 1, 0, 5 * time.Second},
 		{"30 s stall cut at AttemptTimeout 1s", modeltest.Config{Inject: firstN(1, &modeltest.Fault{Kind: modeltest.Stall, Stall: 30 * time.Second})},
 			model.RetryOptions{MinBackoff: time.Millisecond, AttemptTimeout: time.Second},
-			0, nil, 2, time.Second, 5 * time.Second},
+			cancelNever, nil, 2, time.Second, 5 * time.Second},
+		// The upper bounds below are far under the 30 s the cancel cuts
+		// short, so they hold on a loaded machine too.
 		{"cancel during a 30 s Retry-After", modeltest.Config{Inject: firstN(1, &modeltest.Fault{Kind: modeltest.RateLimited,
 			Header: map[string]string{"Retry-After": "30"}})}, model.RetryOptions{},
-			100 * time.Millisecond, []string{"context canceled", "429"}, 1, 100 * time.Millisecond, 3 * time.Second},
+			cancelOnRetry, []string{"context canceled", "429"}, 1, 0, 10 * time.Second},
 		{"cancel during a stall", modeltest.Config{Faults: modeltest.Faults{Stall: 1}}, model.RetryOptions{},
-			100 * time.Millisecond, []string{"context canceled"}, 1, 100 * time.Millisecond, 3 * time.Second},
+			cancelReceived, []string{"context canceled"}, 1, 0, 10 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := modeltest.NewServer(t, tc.cfg)
-			c := model.WithRetry(newClient(t, model.Options{BaseURL: srv.BaseURL(), APIKey: "wrong", APIKeyEnv: "$OPENAI_API_KEY"}), tc.opts)
-			ctx := t.Context()
-			if tc.cancelAfter > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithCancel(ctx)
-				time.AfterFunc(tc.cancelAfter, cancel)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			cfg, opts := tc.cfg, tc.opts
+			switch tc.cancel {
+			case cancelOnRetry:
+				opts.OnRetry = func(model.Request, int, time.Duration, error) { cancel() }
+			case cancelReceived:
+				inject := cfg.Inject
+				cfg.Inject = func(r modeltest.Request) *modeltest.Fault {
+					cancel()
+					if inject != nil {
+						return inject(r)
+					}
+					return nil
+				}
 			}
+			srv := modeltest.NewServer(t, cfg)
+			c := model.WithRetry(newClient(t, model.Options{BaseURL: srv.BaseURL(), APIKey: "wrong", APIKeyEnv: "$OPENAI_API_KEY"}), opts)
 			start := time.Now()
 			resp, err := c.Complete(ctx, ask("q"))
 			elapsed := time.Since(start)
