@@ -1,0 +1,300 @@
+package study
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/ingest/dataset"
+)
+
+// Papers says where a benchmark's papers come from and where they go.
+type Papers struct {
+	Home      string    // the paperlens home (corpus and indexes)
+	Data      string    // the benchmark file; its rows may carry paper_content
+	Dir       string    // a folder, file or .zip of papers; "" to use the rows' paper_content
+	MaxTokens int       // passage size in tokens (0: ingest's default)
+	Log       io.Writer // what was ingested and what is missing; nil: discarded
+}
+
+func (p Papers) log() io.Writer {
+	if p.Log == nil {
+		return io.Discard
+	}
+	return p.Log
+}
+
+// EnsurePapers ingests the papers a benchmark needs: those under p.Dir
+// (a folder or a .zip of PDFs) when given, else the paper_content its rows
+// carry. Questions whose paper is
+// then still missing are reported and dropped.
+//
+// Whether anything needs ingesting is decided read-only, and the store is
+// opened for writing only then and closed right after: a writer waits for
+// every reader of the home, so an eval that took the writer lock for nothing
+// could not start while another eval runs on the same home.
+func EnsurePapers(ctx context.Context, p Papers, qs []bench.Question) ([]bench.Question, error) {
+	log := p.log()
+	home, data, papersDir, maxTokens := p.Home, p.Data, p.Dir, p.MaxTokens
+	if papersDir != "" && strings.HasSuffix(strings.ToLower(papersDir), ".zip") {
+		dir, err := unzipPapers(papersDir, home, log)
+		if err != nil {
+			return nil, err
+		}
+		papersDir = dir
+	}
+	need, err := papersToIngest(home, papersDir, maxTokens, qs)
+	if err != nil {
+		return nil, err
+	}
+	if need {
+		if err := ingestPapers(ctx, home, data, papersDir, maxTokens, qs, log); err != nil {
+			return nil, err
+		}
+	}
+	var st *corpus.Store
+	if _, err := os.Stat(filepath.Join(home, corpus.FileName)); err == nil {
+		// Only a read: questions whose paper is missing are dropped below.
+		if st, err = corpus.Open(home, true); err != nil {
+			return nil, err
+		}
+		defer st.Close()
+	}
+	kept := qs[:0]
+	missing := map[string]int{}
+	for _, q := range qs {
+		if st == nil {
+			missing[q.PaperID]++
+			continue
+		}
+		if _, err := st.Doc(q.PaperID); err != nil {
+			missing[q.PaperID]++
+			continue
+		}
+		kept = append(kept, q)
+	}
+	for id, n := range missing {
+		fmt.Fprintf(log, "paper %q is not in the corpus and the file carries no paper_content for it: %d question(s) left out (ingest the PDF, or pass --papers DIR)\n", id, n)
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("no question has its paper available")
+	}
+	return kept, nil
+}
+
+// PaperWrites counts the times EnsurePapers opened the store for writing,
+// so tests can tell a read-only pass from an ingest.
+var PaperWrites atomic.Int64
+
+// ingestPapers is the writing half of EnsurePapers.
+func ingestPapers(ctx context.Context, home, data, papersDir string, maxTokens int, qs []bench.Question, log io.Writer) error {
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	PaperWrites.Add(1)
+	report := func(r ingest.Result) {
+		if r.Status == ingest.StatusError {
+			fmt.Fprintf(log, "ingest %s: %s\n", r.Source, r.Error)
+		} else if r.Status == ingest.StatusOK {
+			fmt.Fprintf(log, "ingested %s (%d passages)\n", r.PaperID, r.Passages)
+			if r.RechunkedFrom > 0 {
+				fmt.Fprintf(log, "note: %s was stored with passages of at most %d tokens and is re-chunked to %d (--passage-tokens)\n", r.PaperID, r.RechunkedFrom, maxTokens)
+			}
+		}
+	}
+	if papersDir != "" {
+		_, err := ingest.Run(ctx, st, []string{papersDir}, ingest.Options{MaxTokens: maxTokens}, report)
+		return err
+	}
+	_, err = ingest.RunTexts(ctx, st, datasetTexts(st, data, qs), ingest.Options{MaxTokens: maxTokens}, report)
+	return err
+}
+
+// datasetTexts are the papers the rows carry that ingest is to be given:
+// each once, and none the user ingested from its own file (PDF, HTML),
+// whose version wins over the dataset's text.
+func datasetTexts(st *corpus.Store, data string, qs []bench.Question) []ingest.Text {
+	var texts []ingest.Text
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if q.PaperContent == "" || seen[q.PaperID] {
+			continue
+		}
+		seen[q.PaperID] = true
+		if d, err := st.Doc(q.PaperID); err == nil && d.Kind != "dataset" {
+			continue
+		}
+		texts = append(texts, ingest.Text{ID: q.PaperID, Source: fmt.Sprintf("%s:%d", data, q.Line), Content: q.PaperContent})
+	}
+	return texts
+}
+
+// papersToIngest reports, reading the store under a shared lock, whether
+// ingestPapers would store anything: it makes ingest's own skip test (same
+// source bytes by SHA-256, same extractor version, same passage size) for
+// every document ingest would be given. Whatever it cannot vouch for (an
+// unreadable file, a paper that failed before) counts as needed, so ingest
+// reports it as it always has.
+func papersToIngest(home, papersDir string, maxTokens int, qs []bench.Question) (bool, error) {
+	if _, err := os.Stat(filepath.Join(home, corpus.FileName)); errors.Is(err, os.ErrNotExist) {
+		if papersDir != "" {
+			return true, nil
+		}
+		for _, q := range qs {
+			if q.PaperContent != "" {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	st, err := corpus.Open(home, true)
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
+	current := func(id string, raw []byte) bool {
+		d, err := st.Doc(id)
+		return err == nil && ingest.UpToDate(d, ingest.SourceHash(raw), maxTokens)
+	}
+	if papersDir == "" {
+		for _, t := range datasetTexts(st, "", qs) {
+			if !current(t.ID, []byte(t.Content)) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	files, ok := papersDirFiles(papersDir)
+	if !ok {
+		return true, nil
+	}
+	supported := map[string]bool{}
+	for _, ext := range ingest.Supported() {
+		supported[ext] = true
+	}
+	for _, path := range files {
+		ext := strings.ToLower(filepath.Ext(path))
+		if !supported[ext] {
+			continue
+		}
+		if ingest.IsDataset(ext) {
+			papers, err := dataset.Papers(path, "paper_id", "paper_content", func(int, error) {})
+			if err != nil {
+				return true, nil
+			}
+			for _, p := range papers {
+				if !current(p.ID, []byte(p.Content)) {
+					return true, nil
+				}
+			}
+			continue
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil || !current(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), raw) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// papersDirFiles lists the files ingest would consider under path, the way
+// its walk does (hidden names skipped); ok is false when path cannot be
+// walked, which ingest then reports.
+func papersDirFiles(path string) (files []string, ok bool) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, false
+	}
+	if !info.IsDir() {
+		return []string{path}, true
+	}
+	ok = true
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			ok = false
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != path {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, ok
+}
+
+// unzipPapers extracts the PDFs of an archive such as ElaipBench's
+// papers.zip into HOME/papers/<archive name>/, flattening folders (a paper's
+// id is its file name). Files already extracted with the same size are kept,
+// so a rerun does not unpack 380 MB again; names are never joined as paths,
+// so an archive cannot write outside that folder.
+func unzipPapers(zipPath, home string, log io.Writer) (string, error) {
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return "", fmt.Errorf("open %s: %w", zipPath, err)
+	}
+	defer zr.Close()
+	dir := filepath.Join(home, "papers", strings.TrimSuffix(filepath.Base(zipPath), filepath.Ext(zipPath)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	n := 0
+	for _, f := range zr.File {
+		name := filepath.Base(f.Name)
+		if f.FileInfo().IsDir() || strings.HasPrefix(name, ".") || !strings.EqualFold(filepath.Ext(name), ".pdf") {
+			continue
+		}
+		dst := filepath.Join(dir, name)
+		if fi, err := os.Stat(dst); err == nil && fi.Size() == int64(f.UncompressedSize64) {
+			n++
+			continue
+		}
+		if err := extractZipFile(f, dst); err != nil {
+			return "", fmt.Errorf("%s: %s: %w", zipPath, f.Name, err)
+		}
+		n++
+	}
+	if n == 0 {
+		return "", fmt.Errorf("%s holds no .pdf files", zipPath)
+	}
+	fmt.Fprintf(log, "%d PDFs from %s in %s\n", n, zipPath, dir)
+	return dir, nil
+}
+
+// extractZipFile writes one archive member to dst through a temporary file
+// that replaces dst only when complete and synced.
+func extractZipFile(f *zip.File, dst string) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	out, err := renameio.NewPendingFile(dst, renameio.WithPermissions(0o644))
+	if err != nil {
+		return err
+	}
+	defer out.Cleanup()
+	if _, err := io.Copy(out, rc); err != nil {
+		return err
+	}
+	return out.CloseAtomicallyReplace()
+}
