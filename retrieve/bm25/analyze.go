@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+	"golang.org/x/sync/errgroup"
 )
 
 // AnalyzerName is the Bleve analyzer of the text field, and the "analyzer"
@@ -117,4 +118,25 @@ func queryTerms(tokens []string) (terms []string, counts []int) {
 	return terms, counts
 }
 
-func maxProcs() int { return runtime.GOMAXPROCS(0) }
+// eachChunk calls f(i) for every i in [0, n), in chunks of size on up to
+// GOMAXPROCS goroutines. Below two chunks it runs inline: a paper of a few
+// passages is not worth a goroutine.
+func eachChunk(n, size int, f func(i int)) {
+	if n < 2*size {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for lo := 0; lo < n; lo += size {
+		g.Go(func() error {
+			for i := lo; i < min(lo+size, n); i++ {
+				f(i)
+			}
+			return nil
+		})
+	}
+	g.Wait() // f returns no error
+}

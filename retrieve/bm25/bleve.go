@@ -477,18 +477,7 @@ func (b *Bleve) storedLengths(ids []string) (map[string]uint64, error) {
 // indexing, and done serially it would halve the build rate.
 func analysedLengths(an analysis.Analyzer, ps []corpus.Passage) []int {
 	out := make([]int, len(ps))
-	workers := max(1, min(len(ps)/64, maxProcs()))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(ps); i += workers {
-				out[i] = len(an.Analyze([]byte(ps[i].Text)))
-			}
-		}()
-	}
-	wg.Wait()
+	eachChunk(len(ps), 64, func(i int) { out[i] = len(an.Analyze([]byte(ps[i].Text))) })
 	return out
 }
 

@@ -158,18 +158,7 @@ func (o *Okapi) add(passages []corpus.Passage, replace bool) error {
 
 func (o *Okapi) tokenizeAll(ps []corpus.Passage) [][]string {
 	out := make([][]string, len(ps))
-	workers := max(1, min(len(ps)/16, maxProcs()))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(ps); i += workers {
-				out[i] = o.tok(ps[i].Text)
-			}
-		}()
-	}
-	wg.Wait()
+	eachChunk(len(ps), 16, func(i int) { out[i] = o.tok(ps[i].Text) })
 	return out
 }
 

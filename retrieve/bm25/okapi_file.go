@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/google/renameio/v2"
 )
 
 // okapiFormat names the on-disk layout; bump it on incompatible changes.
@@ -30,9 +32,9 @@ type okapiFilePaper struct {
 	Post     []uint32
 }
 
-// Save writes the scorer to path atomically (a temporary file renamed into
-// place), so a crash never leaves a truncated file behind. Terms no longer
-// used by any passage are dropped.
+// Save writes the scorer to path atomically (a temporary file synced and
+// renamed into place), so a crash never leaves a truncated file behind.
+// Terms no longer used by any passage are dropped.
 func (o *Okapi) Save(path string) error {
 	o.mu.RLock()
 	f := okapiFile{Format: okapiFormat, Options: o.opt}
@@ -60,28 +62,21 @@ func (o *Okapi) Save(path string) error {
 	// held to the end.
 	defer o.mu.RUnlock()
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	// The temporary file sits beside path: a rename across file systems
+	// would fail. renameio fsyncs it before the rename (mode 0600).
+	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)))
 	if err != nil {
-		return fmt.Errorf("bm25: okapi save: %w", err)
+		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	w := bufio.NewWriterSize(tmp, 1<<20)
+	defer pf.Cleanup() // no-op once replaced
+	w := bufio.NewWriterSize(pf, 1<<20)
 	if err := gob.NewEncoder(w).Encode(&f); err != nil {
-		tmp.Close()
 		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
 	}
 	if err := w.Flush(); err != nil {
-		tmp.Close()
 		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("bm25: okapi save %s: %w", path, err)
 	}
 	return nil

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
@@ -345,5 +347,42 @@ func TestOkapiReplacePapers(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%+v: replaced %v, fresh %v", q, a, b)
 		}
+	}
+}
+
+// Save replaces the file whole and leaves no temporary file beside it; a
+// save that cannot write keeps the old file and names the path.
+func TestOkapiSaveReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "okapi.gob")
+	small := newOkapi(t, OkapiOptions{}, passages("pets", petsText...))
+	big := newOkapi(t, OkapiOptions{}, passages("pets", petsText...), passages("far", farText...))
+	for _, o := range []*Okapi{big, small} {
+		if err := o.Save(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "okapi.gob" {
+		t.Errorf("directory holds %v, want only okapi.gob", entries)
+	}
+	if info, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	} else if info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", info.Mode())
+	}
+	l, err := LoadOkapi(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Count() != small.Count() {
+		t.Errorf("loaded %d passages, want the last save's %d", l.Count(), small.Count())
+	}
+	missing := filepath.Join(dir, "no-such-dir", "okapi.gob")
+	if err := big.Save(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("save into a missing directory: %v", err)
 	}
 }
