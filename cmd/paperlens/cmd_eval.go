@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -155,48 +153,5 @@ func ensurePapers(ctx context.Context, home, data, papersDir string, maxTokens i
 var ensurePapersWrites = &study.PaperWrites
 
 func printRetrievalSummary(sum retrieval.Summary, ks []int) {
-	cols := []string{}
-	for _, k := range ks {
-		cols = append(cols, fmt.Sprintf("recall@%d", k))
-	}
-	for _, k := range ks {
-		cols = append(cols, fmt.Sprintf("hit@%d", k))
-	}
-	for _, k := range ks {
-		cols = append(cols, fmt.Sprintf("complete@%d", k))
-	}
-	cols = append(cols, "mrr")
-	table := func(rows map[string]map[string]float64) {
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprint(tw, "retriever\tn\t")
-		for _, c := range cols {
-			fmt.Fprintf(tw, "%s\t", c)
-		}
-		fmt.Fprintln(tw)
-		labels := make([]string, 0, len(rows))
-		for l := range rows {
-			labels = append(labels, l)
-		}
-		sort.Strings(labels)
-		for _, l := range labels {
-			fmt.Fprintf(tw, "%s\t%.0f\t", l, rows[l]["n"])
-			for _, c := range cols {
-				fmt.Fprintf(tw, "%.3f\t", rows[l][c])
-			}
-			fmt.Fprintln(tw)
-		}
-		tw.Flush()
-	}
-	fmt.Printf("Evidence recall over %d questions (%d without locatable gold left out, %d retrieval errors)\n\n", sum.N, sum.NoGold, sum.Errors)
-	table(sum.Retrievers)
-	types := make([]string, 0, len(sum.ByType))
-	for t := range sum.ByType {
-		types = append(types, t)
-	}
-	sort.Strings(types)
-	for _, t := range types {
-		fmt.Printf("\n%s\n", t)
-		table(sum.ByType[t])
-	}
+	_ = sum.WriteTable(os.Stdout, ks)
 }
-

@@ -8,7 +8,9 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
+	"text/tabwriter"
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/retrieve"
@@ -206,4 +208,54 @@ func (s Summary) Labels() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// WriteTable writes the summary as aligned text tables, overall and by
+// question type: recall, hit and complete at each k, and MRR, per
+// retriever. It is the one text rendering of a retrieval summary.
+func (sum Summary) WriteTable(w io.Writer, ks []int) error {
+	cols := []string{}
+	for _, k := range ks {
+		cols = append(cols, fmt.Sprintf("recall@%d", k))
+	}
+	for _, k := range ks {
+		cols = append(cols, fmt.Sprintf("hit@%d", k))
+	}
+	for _, k := range ks {
+		cols = append(cols, fmt.Sprintf("complete@%d", k))
+	}
+	cols = append(cols, "mrr")
+	table := func(rows map[string]map[string]float64) {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "retriever\tn\t")
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%s\t", c)
+		}
+		fmt.Fprintln(tw)
+		labels := make([]string, 0, len(rows))
+		for l := range rows {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(tw, "%s\t%.0f\t", l, rows[l]["n"])
+			for _, c := range cols {
+				fmt.Fprintf(tw, "%.3f\t", rows[l][c])
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "Evidence recall over %d questions (%d without locatable gold left out, %d retrieval errors)\n\n", sum.N, sum.NoGold, sum.Errors)
+	table(sum.Retrievers)
+	types := make([]string, 0, len(sum.ByType))
+	for t := range sum.ByType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	for _, t := range types {
+		fmt.Fprintf(w, "\n%s\n", t)
+		table(sum.ByType[t])
+	}
+	return nil
 }
