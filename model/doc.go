@@ -102,7 +102,9 @@
 // per-minute limits with token buckets holding one second's worth: a
 // burst gets one second's worth through at once, then calls are paced
 // evenly, so no 60-second window sees more than RPM + RPM/60 requests.
-// Calls go first come, first served.
+// Calls go first come, first served; a request estimated above the TPM
+// bucket goes alone once it is full, leaving a debt, and is never refused.
+// The buckets are golang.org/x/time/rate Limiters.
 //
 // # Cache
 //

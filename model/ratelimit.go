@@ -3,8 +3,10 @@ package model
 import (
 	"context"
 	"fmt"
-	"sync"
+	"math"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // WithRateLimit lets calls through to c at no more than rpm requests and
@@ -25,16 +27,25 @@ import (
 // tokens than the bucket holds is let through once the bucket is full and
 // leaves it in debt, so later ones wait until the average is back under tpm;
 // it is never refused.
+//
+// The buckets are golang.org/x/time/rate Limiters. What is added here is
+// what rate.Limiter does not do: one start for both buckets (a call goes
+// when both have room and is charged to both at that instant), the
+// oversized request above (rate.Limiter refuses more than its burst), and a
+// queue whose cancelled waiters leave nothing behind (a cancelled
+// rate.Reservation gives back only what no later reservation has counted
+// on, so a queue cancelled out of order would leave a phantom schedule).
+// Time queued here does not count against WithRetry's AttemptTimeout.
 func WithRateLimit(c Chat, rpm, tpm int) Chat {
 	if rpm <= 0 && tpm <= 0 {
 		return c
 	}
-	l := &limiter{next: c}
+	l := &limiter{next: c, turn: make(chan struct{}, 1)}
 	if rpm > 0 {
-		l.req = newBucket(float64(rpm) / 60)
+		l.req = newBucket(rpm)
 	}
 	if tpm > 0 {
-		l.tok = newBucket(float64(tpm) / 60)
+		l.tok = newBucket(tpm)
 	}
 	return l
 }
@@ -50,132 +61,101 @@ func EstimateTokens(req Request) int {
 	return n/4 + max(req.MaxTokens, 0)
 }
 
+// unit is what a bucket counts one request or token as: sixtieths, so that
+// a per-minute limit is a whole number per second and the one second's
+// worth a bucket holds, perMinute/60, is a whole number too (rate.Limiter's
+// burst is an int; 90 RPM holds 1.5 requests).
+const unit = 60
+
+func newBucket(perMinute int) *rate.Limiter {
+	return rate.NewLimiter(rate.Limit(perMinute), max(unit, perMinute))
+}
+
 type limiter struct {
 	next Chat
-
-	mu       sync.Mutex
-	req, tok *bucket // nil: unlimited
-	waiting  int     // reservations whose start is still ahead
-}
-
-// bucket is a token bucket whose takes are scheduled: at is the time of the
-// latest scheduled take, possibly in the future, and level the content just
-// after it, possibly negative (debt).
-type bucket struct {
-	rate  float64 // per second
-	cap   float64
-	level float64
-	at    time.Time
-}
-
-func newBucket(perSecond float64) *bucket {
-	return &bucket{rate: perSecond, cap: max(1, perSecond), level: max(1, perSecond)}
-}
-
-// levelAt is the content at t ≥ b.at.
-func (b *bucket) levelAt(t time.Time) float64 {
-	if b.at.IsZero() {
-		return b.level
-	}
-	return min(b.cap, b.level+t.Sub(b.at).Seconds()*b.rate)
-}
-
-// readyAt is the earliest time ≥ t at which n can be taken.
-func (b *bucket) readyAt(t time.Time, n float64) time.Time {
-	need := min(n, b.cap)
-	if l := b.levelAt(t); l < need {
-		t = t.Add(time.Duration((need - l) / b.rate * float64(time.Second)))
-	}
-	return t
-}
-
-func (b *bucket) take(t time.Time, n float64) {
-	b.level = b.levelAt(t) - n
-	b.at = t
-}
-
-// reserve schedules a call costing tokens and returns when it may start.
-// Calls start in the order they reserve, so a small request does not
-// overtake a large one starved of tokens.
-func (l *limiter) reserve(now time.Time, tokens float64) time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	start := now
-	for _, b := range []*bucket{l.req, l.tok} {
-		if b != nil && b.at.After(start) {
-			start = b.at
-		}
-	}
-	if l.req != nil {
-		start = l.req.readyAt(start, 1)
-	}
-	if l.tok != nil {
-		start = l.tok.readyAt(start, tokens)
-	}
-	if l.req != nil {
-		l.req.take(start, 1)
-	}
-	if l.tok != nil {
-		l.tok.take(start, tokens)
-	}
-	if start.After(now) {
-		l.waiting++
-	}
-	return start
-}
-
-// started records that a reservation's wait ended.
-func (l *limiter) started() {
-	l.mu.Lock()
-	l.waiting--
-	l.mu.Unlock()
-}
-
-// unreserve gives back what a cancelled wait took, so that an abandoned
-// call does not slow the others. The level is the one at the latest
-// scheduled start, so it is not capped here (levelAt caps it). When no one
-// is left waiting, the schedule is brought back to now: otherwise a batch
-// of cancelled waiters (a run interrupted and resumed on the same limiter)
-// would leave the next caller queued behind starts that will never happen.
-func (l *limiter) unreserve(now time.Time, tokens float64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.waiting--
-	for _, x := range []struct {
-		b *bucket
-		n float64
-	}{{l.req, 1}, {l.tok, tokens}} {
-		if x.b == nil {
-			continue
-		}
-		x.b.level += x.n
-		if l.waiting == 0 && x.b.at.After(now) {
-			// Nothing is scheduled after now but refill: run it backwards.
-			x.b.level = min(x.b.cap, x.b.level-x.b.at.Sub(now).Seconds()*x.b.rate)
-			x.b.at = now
-		}
-	}
+	// turn is held by the one caller waiting for the buckets; the others
+	// queue for it in arrival order (a channel's waiting senders are served
+	// first in, first out), so a small request does not overtake a large
+	// one starved of tokens. A caller that gives up has taken nothing.
+	turn     chan struct{}
+	req, tok *rate.Limiter // nil: unlimited
 }
 
 func (l *limiter) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, context.Cause(ctx)
 	}
-	tokens := float64(EstimateTokens(req))
-	now := time.Now()
-	if wait := l.reserve(now, tokens).Sub(now); wait > 0 {
-		admitted := Queued(ctx)
+	if err := l.admit(ctx, EstimateTokens(req)); err != nil {
+		return Response{}, fmt.Errorf("waiting for the rate limit: %w", err)
+	}
+	return l.next.Complete(ctx, req)
+}
+
+// admit waits for the caller's turn, then until both buckets have room,
+// and charges them.
+func (l *limiter) admit(ctx context.Context, tokens int) error {
+	var admitted func() // set once the call waits
+	defer func() {
+		if admitted != nil {
+			admitted()
+		}
+	}()
+	select {
+	case l.turn <- struct{}{}:
+	default:
+		admitted = Queued(ctx)
+		select {
+		case l.turn <- struct{}{}:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+	defer func() { <-l.turn }()
+	n := tokens * unit
+	for {
+		now := time.Now()
+		wait := max(delay(l.req, now, unit), delay(l.tok, now, n))
+		if wait <= 0 {
+			take(l.req, now, unit)
+			take(l.tok, now, n)
+			return nil
+		}
+		if admitted == nil {
+			admitted = Queued(ctx)
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			admitted()
-			l.unreserve(time.Now(), tokens)
-			return Response{}, fmt.Errorf("waiting for the rate limit: %w", context.Cause(ctx))
+			return context.Cause(ctx)
 		case <-t.C:
 		}
-		l.started()
-		admitted()
 	}
-	return l.next.Complete(ctx, req)
+}
+
+// delay is how long from now until b holds n, or as much as it can hold
+// when n is more (the oversized request goes when the bucket is full); 0
+// for no bucket. It rounds up, so that after the wait b has the room.
+func delay(b *rate.Limiter, now time.Time, n int) time.Duration {
+	if b == nil {
+		return 0
+	}
+	need := float64(min(n, b.Burst()))
+	have := b.TokensAt(now)
+	if have >= need {
+		return 0
+	}
+	return time.Duration(math.Ceil((need - have) / float64(b.Limit()) * float64(time.Second)))
+}
+
+// take charges n to b at now. rate.Limiter takes at most its burst at once,
+// so an oversized n goes in parts, the later ones into debt; what they
+// would have waited is ignored, since the call starts now.
+func take(b *rate.Limiter, now time.Time, n int) {
+	if b == nil {
+		return
+	}
+	for burst := b.Burst(); n > 0; n -= burst {
+		b.ReserveN(now, min(n, burst))
+	}
 }
