@@ -247,3 +247,27 @@ func TestDo(t *testing.T) {
 		t.Errorf("refused: %v", err)
 	}
 }
+
+// Bodies as Google, Brave, SearXNG's proxies and plain servers send them;
+// the key is echoed in some, as misconfigured gateways do.
+func TestErrorMessage(t *testing.T) {
+	r := NewRedactor("k3y/secret")
+	cases := []struct{ body, want string }{
+		{`{"error":{"code":403,"message":"API key not valid. Please pass a valid API key.","status":"PERMISSION_DENIED"}}`,
+			"API key not valid. Please pass a valid API key."},
+		{`{"error":{"message":"bad key=k3y\/secret"}}`, "bad key=" + Redacted},
+		{`{"error":{"detail":"quota"}}`, "quota"},
+		{`{"message":"unauthorized"}`, "unauthorized"},
+		{`{"error":"plain string"}`, `{"error":"plain string"}`},
+		{"<html>\n  <b>502</b> Bad Gateway\n</html>", "<html> <b>502</b> Bad Gateway </html>"},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		if got := r.ErrorMessage([]byte(tc.body), 0); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.body, got, tc.want)
+		}
+	}
+	if got := r.ErrorMessage([]byte(`{"message":"`+strings.Repeat("x", 50)+`"}`), 10); got != strings.Repeat("x", 10)+"…" {
+		t.Errorf("cut: %q", got)
+	}
+}

@@ -80,6 +80,30 @@ func (r Redactor) Excerpt(raw []byte, n int) string {
 	return s
 }
 
+// ErrorMessage is Excerpt of the message of a JSON error body, when the
+// body is one: {"error": {"message", "detail"}} (OpenAI, Google, SearXNG's
+// proxies) or {"message"} (Brave); otherwise of the whole body. For
+// clients whose errors quote what the server said rather than its JSON.
+func (r Redactor) ErrorMessage(raw []byte, n int) string {
+	var e struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) == nil {
+		var inner struct {
+			Message string `json:"message"`
+			Detail  string `json:"detail"`
+		}
+		if json.Unmarshal(e.Error, &inner) == nil && inner.Message+inner.Detail != "" {
+			return r.Excerpt([]byte(inner.Message+" "+inner.Detail), n)
+		}
+		if e.Message != "" {
+			return r.Excerpt([]byte(e.Message), n)
+		}
+	}
+	return r.Excerpt(raw, n)
+}
+
 // DefaultExcerpt is the length of Excerpt when none is given: enough for a
 // JSON error object, short enough for a log line.
 const DefaultExcerpt = 300
