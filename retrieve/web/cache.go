@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/google/renameio/v2"
 )
 
 // Cache stores every search response and fetched page under a directory so
@@ -19,9 +21,10 @@ import (
 //	dir/searches/<sha256(query)>.json   one Entry per query (JSON)
 //	dir/blobs/<hh>/<sha256>             raw search responses and page bodies
 //
-// Files are written to a temporary name and renamed, so a reader never sees
-// a partial file. A Cache is safe for concurrent use; two processes sharing a
-// directory do not corrupt it (the last writer of an entry wins).
+// Files are written to a temporary name, fsynced and renamed
+// (github.com/google/renameio), so a reader never sees a partial file. A
+// Cache is safe for concurrent use; two processes sharing a directory do
+// not corrupt it (the last writer of an entry wins).
 type Cache struct {
 	dir string
 	mu  sync.Mutex
@@ -62,26 +65,15 @@ func (c *Cache) blobPath(sum string) string {
 	return filepath.Join(c.dir, "blobs", sum[:2], sum)
 }
 
-// writeFile writes data to path atomically.
+// writeFile writes data to path atomically: a temporary file beside it,
+// fsynced, then renamed over it, so a crash leaves the old file or the new
+// one, never a torn or empty one. Files are 0600, as before renameio.
 func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return renameio.WriteFile(path, data, 0o600, renameio.WithTempDir(dir))
 }
 
 // PutBlob stores b as a content file and returns its SHA-256 (hex).

@@ -106,35 +106,12 @@ func get(ctx context.Context, c *http.Client, name, u string, h http.Header, sec
 	if err != nil {
 		var he *httpx.HTTPError
 		if errors.As(err, &he) {
-			return nil, &StatusError{Provider: name, Code: he.StatusCode, Message: excerpt(sec, rep.Body),
+			return nil, &StatusError{Provider: name, Code: he.StatusCode, Message: sec.ErrorMessage(rep.Body, 200),
 				RetryAfter: he.RetryAfter, err: he}
 		}
 		return nil, fmt.Errorf("%s search: %w", name, err)
 	}
 	return rep.Body, nil
-}
-
-// excerpt returns the error message of a JSON error body ({"error":
-// {"message": ...}} or {"message": ...}) or the first 200 characters of the
-// body, without secrets.
-func excerpt(sec httpx.Redactor, body []byte) string {
-	var e struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal(body, &e) == nil {
-		var inner struct {
-			Message string `json:"message"`
-			Detail  string `json:"detail"`
-		}
-		if json.Unmarshal(e.Error, &inner) == nil && inner.Message+inner.Detail != "" {
-			return sec.Excerpt([]byte(inner.Message+" "+inner.Detail), 200)
-		}
-		if e.Message != "" {
-			return sec.Excerpt([]byte(e.Message), 200)
-		}
-	}
-	return sec.Excerpt(body, 200)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/paperlens/paperlens/internal/httpx"
+	"golang.org/x/sync/errgroup"
 )
 
 // Searcher runs a query against a Provider, fetches results until enough
@@ -28,7 +28,8 @@ type Searcher struct {
 	// ones at hand run out, so no quota is spent on pages never read.
 	Candidates int
 	// Retry is the number of provider calls in all, the first included
-	// (default 3). Retried, by the rule every remote client shares
+	// (default 3): httpx.Policy's MaxAttempts (internal/httpx compares the
+	// three clients' retry knobs). Retried, by the rule every remote client shares
 	// (internal/httpx): HTTP 408, 409, 425, 429 and 5xx, timeouts, dropped
 	// connections and answers that are not JSON.
 	Retry int
@@ -119,22 +120,28 @@ func (s *Searcher) SearchExcluding(ctx context.Context, query string, own Own) (
 		// all good fetches no more pages than it keeps.
 		batch := cands[len(docs):min(len(cands), len(docs)+n-usable)]
 		bd, bp := make([]Doc, len(batch)), make([]Page, len(batch))
-		var wg sync.WaitGroup
+		// Every page of the batch at once: the batch is at most n pages.
+		// A fetch never fails (its failure is the Doc's Status), so the
+		// group has no error and cancels nothing; each result goes to its
+		// own slot, so the order is the rank order whatever finishes first.
+		var g errgroup.Group
+		g.SetLimit(n)
 		for i, r := range batch {
 			if own.matchResult(r) {
 				bd[i] = Doc{URL: r.URL, Title: r.Title, Rank: r.Rank, Status: StatusOwn}
 				bp[i] = Page{URL: r.URL, Time: time.Now().UTC(), Status: StatusOwn}
 				continue
 			}
-			wg.Go(func() {
+			g.Go(func() error {
 				d, p := f.fetch(ctx, r)
 				if d.Status == StatusOK && own.matchTitle(d.Title) {
 					d = Doc{URL: d.URL, Title: d.Title, Rank: d.Rank, Status: StatusOwn}
 				}
 				bd[i], bp[i] = d, *p
+				return nil
 			})
 		}
-		wg.Wait()
+		g.Wait()
 		for i := range bd {
 			if bd[i].Status == StatusOK {
 				usable++
