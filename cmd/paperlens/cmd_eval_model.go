@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/progress"
@@ -56,7 +57,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.StringVar(&c.Model, "model", "", "model name served at --base-url; random or ir for the offline baselines")
 	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
-	fl.StringVar(&f.modes, "mode", "", "modes, comma-separated: "+strings.Join(run.AllModes, ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
+	fl.StringVar(&f.modes, "mode", "", "modes, comma-separated: "+strings.Join(mode.Names(), ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
 	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (\"Let's think step by step.\") or reasoning (base prompt, room to think)")
 	fl.IntVar(&c.Runs, "runs", 3, "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench: 3)")
 	fl.IntVar(&c.Concurrency, "concurrency", 8, "questions in flight")
@@ -210,21 +211,14 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	opt := run.Options{Config: c, Questions: qs, Log: logw, Header: f.header, JudgeHeader: f.judgeHeader}
 	// (opt.Config is refreshed below whenever c gains a field.)
 
-	needCorpus, needIndex := c.Model == "ir", c.Model == "ir"
-	needWeb := false
-	for _, m := range c.Modes {
-		if strings.Contains(m, "web") {
-			needWeb = true
-			if c.WebProvider == "corpus" {
-				needIndex = true
-			}
-		}
-		if strings.HasPrefix(m, "full") || (strings.Contains(m, "web") && c.WebProvider == "corpus") {
-			needCorpus = true
-		}
-		if strings.Contains(m, "bm25") || strings.Contains(m, "dense") || strings.Contains(m, "hybrid") {
-			needIndex, needCorpus = true, true
-		}
+	needCorpus, needIndex, needWeb := c.Model == "ir", c.Model == "ir", false
+	for _, name := range c.Modes {
+		m, _ := mode.Lookup(name) // c.Validate checked the names
+		// The corpus web provider searches the indexed corpus.
+		webIndex := m.NeedsWeb() && c.WebProvider == "corpus"
+		needWeb = needWeb || m.NeedsWeb()
+		needIndex = needIndex || m.NeedsIndex() || webIndex
+		needCorpus = needCorpus || m.NeedsPaper() || m.NeedsIndex() || webIndex
 	}
 	if needCorpus {
 		qs, err = ensurePapers(ctx, c.Home, c.Data, c.Papers, c.MaxPassageTokens, qs)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -61,7 +62,7 @@ server. Point it at a real model with --models and --base-url.`,
 					"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
 			}
 			if f.modes == "" {
-				f.modes = strings.Join([]string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "oracle", "web", "full+web"}, ",")
+				f.modes = strings.Join(mode.Names(), ",")
 			}
 			// 1-3: papers, indexes, retrieval.
 			qs, err := loadQuestions(f.cfg, os.Stderr)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/httpx"
@@ -247,12 +248,11 @@ func (s *Site) indexPage(*http.Request) (any, bool) {
 // Gained the reverse. "Right" is a majority of the scored runs.
 type flips struct{ Lost, Gained []string }
 
-func ragMode(m string) bool {
-	switch m {
-	case run.ClosedBook, run.Full, run.Oracle:
-		return false
-	}
-	return true
+// ragMode reports whether a mode's context is partly retrieved; a mode this
+// build does not know (a folder from another version) counts as one.
+func ragMode(name string) bool {
+	m, ok := mode.Lookup(name)
+	return !ok || m.Retrieves()
 }
 
 func (r *Run) base() string {
@@ -753,7 +753,8 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 		if showMode != "" && m != showMode {
 			continue
 		}
-		col := modeCol{Mode: m, Kind: kindOf(m), Paper: m == run.Full || strings.HasPrefix(m, "full+")}
+		spec, _ := mode.Lookup(m)
+		col := modeCol{Mode: m, Kind: mode.KindOf(m), Paper: spec.NeedsPaper()}
 		if p != nil {
 			col.PaperTokens = p.Doc.Tokens
 		}
@@ -809,7 +810,7 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 			col.Passages = append(col.Passages, pv)
 		}
 		col.Retrievers = strings.Join(slices.Sorted(maps.Keys(retr)), ", ")
-		if (len(col.Passages) > 0 || retrievalMode(m)) && gold != nil && !gold.Empty() {
+		if (len(col.Passages) > 0 || spec.NeedsIndex()) && gold != nil && !gold.Empty() {
 			unknown := 0
 			for _, pv := range col.Passages {
 				if pv.Unavailable {
@@ -836,16 +837,6 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 	return d, true
 }
 
-// retrievalMode reports whether a mode's context is retrieved passages of
-// the paper (so its gold evidence can be retrieved or missed).
-func retrievalMode(m string) bool {
-	switch m {
-	case run.ModeBM25, run.ModeDense, run.ModeHybrid, run.FullBM25, run.FullDense, run.FullHybrid:
-		return true
-	}
-	return false
-}
-
 // staleNote warns when a paper was re-ingested after the run started: the
 // passages shown may not be the ones the run was given.
 func staleNote(r *Run, p *paper) string {
@@ -854,24 +845,6 @@ func staleNote(r *Run, p *paper) string {
 	}
 	return fmt.Sprintf("Paper %s was ingested again at %s, after this run started (%s): the passages shown may differ from what the run was given.",
 		p.Doc.PaperID, p.Doc.IngestedAt.Format("2006-01-02 15:04"), r.started.Format("2006-01-02 15:04"))
-}
-
-func kindOf(m string) string {
-	switch {
-	case m == run.ClosedBook:
-		return "question only"
-	case m == run.Full:
-		return "whole paper"
-	case m == run.Oracle:
-		return "gold evidence only"
-	case m == run.Web:
-		return "web results"
-	case m == run.FullWeb:
-		return "whole paper + web results"
-	case strings.HasPrefix(m, "full+"):
-		return "whole paper + " + strings.TrimPrefix(m, "full+") + " passages"
-	}
-	return m + " passages"
 }
 
 func locate(g *evidence.Gold, p *paper) []evidence.Location {

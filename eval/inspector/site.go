@@ -17,6 +17,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	// Aliased: the benchmarks declare a func report.
+	"github.com/paperlens/paperlens/eval/mode"
 	runfolder "github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
@@ -292,7 +293,9 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 			delete(modes, m)
 		}
 	}
-	r.Modes = append(r.Modes, slices.Sorted(maps.Keys(modes))...)
+	extra := slices.Collect(maps.Keys(modes))
+	mode.Sort(extra)
+	r.Modes = append(r.Modes, extra...)
 
 	// Expected records count every mode the run was asked for, those not
 	// started yet too, which r.Modes leaves out.

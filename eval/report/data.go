@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/run"
 )
 
@@ -46,7 +47,8 @@ func labels(runs []Run) []string {
 	return out
 }
 
-// modes lists a run's modes: Summary.Modes, then any extra in ByMode.
+// modes lists a run's modes: Summary.Modes, then any extra in ByMode in
+// report order.
 func modes(s run.Summary) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -62,7 +64,7 @@ func modes(s run.Summary) []string {
 			extra = append(extra, m)
 		}
 	}
-	sort.Strings(extra)
+	mode.Sort(extra)
 	return append(out, extra...)
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/run"
 )
 
@@ -135,7 +136,9 @@ func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
 		}
 		cfg.Runs = max(cfg.Runs, rec.Run)
 	}
-	cfg.Modes = append(slices.Clone(cfg.Modes), slices.Sorted(maps.Keys(extraModes))...)
+	extra := slices.Collect(maps.Keys(extraModes))
+	mode.Sort(extra)
+	cfg.Modes = append(slices.Clone(cfg.Modes), extra...)
 	for _, q := range questionsFromRecords(recs) {
 		if !known[q.ID] {
 			qs = append(qs, q)

@@ -17,54 +17,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/model"
 )
 
-// Modes (the --mode flag; fixed names).
+// Modes (the --mode flag; fixed names). eval/mode defines them; these
+// names stay for the callers that know them as run's.
 const (
-	ClosedBook = "closed-book" // question only
-	Full       = "full"        // whole paper in context (ElaipBench's base setting)
-	ModeBM25   = "bm25"        // top-k passages only (classic RAG)
-	ModeDense  = "dense"
-	ModeHybrid = "hybrid"
-	FullBM25   = "full+bm25" // paper + retrieved passages as auxiliary knowledge (ElaipBench's RAG setting)
-	FullDense  = "full+dense"
-	FullHybrid = "full+hybrid"
-	Oracle     = "oracle"   // gold evidence only: the ceiling for retrieval
-	Web        = "web"      // question + web snippets (web retrieval issue)
-	FullWeb    = "full+web" // paper + web snippets
+	ClosedBook = mode.ClosedBook
+	Full       = mode.Full
+	ModeBM25   = mode.BM25
+	ModeDense  = mode.Dense
+	ModeHybrid = mode.Hybrid
+	FullBM25   = mode.FullBM25
+	FullDense  = mode.FullDense
+	FullHybrid = mode.FullHybrid
+	Oracle     = mode.Oracle
+	Web        = mode.Web
+	FullWeb    = mode.FullWeb
 )
 
 // AllModes lists every mode in report order.
-var AllModes = []string{ClosedBook, Full, ModeBM25, ModeDense, ModeHybrid, FullBM25, FullDense, FullHybrid, Oracle, Web, FullWeb}
-
-// modeSpec says what context a mode assembles.
-type modeSpec struct {
-	paper     bool
-	retriever string // "" for none
-	oracle    bool
-	web       bool
-}
-
-func specOf(mode string) (modeSpec, error) {
-	switch mode {
-	case ClosedBook:
-		return modeSpec{}, nil
-	case Full:
-		return modeSpec{paper: true}, nil
-	case ModeBM25, ModeDense, ModeHybrid:
-		return modeSpec{retriever: mode}, nil
-	case FullBM25, FullDense, FullHybrid:
-		return modeSpec{paper: true, retriever: strings.TrimPrefix(mode, "full+")}, nil
-	case Oracle:
-		return modeSpec{oracle: true}, nil
-	case Web:
-		return modeSpec{web: true}, nil
-	case FullWeb:
-		return modeSpec{paper: true, web: true}, nil
-	}
-	return modeSpec{}, fmt.Errorf("unknown mode %q: use %s", mode, strings.Join(AllModes, ", "))
-}
+var AllModes = mode.Names()
 
 // Paradigms (the --paradigm flag).
 const (
@@ -344,7 +318,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--paradigm %q: use base, cot or reasoning", c.Paradigm)
 	}
 	for _, m := range c.Modes {
-		if _, err := specOf(m); err != nil {
+		if _, err := mode.Get(m); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
@@ -149,31 +150,31 @@ func (b *builder) questionTemplate() string {
 	return "mcq_" + b.cfg.Paradigm
 }
 
-func contextTemplate(s modeSpec) string {
+func contextTemplate(s mode.Mode) string {
 	switch {
-	case s.oracle:
+	case s.Oracle:
 		return "context_oracle"
-	case s.web && s.paper:
+	case s.Web && s.Paper:
 		return "context_full_web"
-	case s.web:
+	case s.Web:
 		return "context_web"
-	case s.paper && s.retriever != "":
+	case s.Paper && s.Retriever != "":
 		return "context_full_rag"
-	case s.retriever != "":
+	case s.Retriever != "":
 		return "context_rag"
-	case s.paper:
+	case s.Paper:
 		return "context_full"
 	}
 	return ""
 }
 
 // render builds the prompt text from the context parts.
-func (b *builder) render(q bench.Question, spec modeSpec, paper string, snips []assemble.Snippet) (string, error) {
+func (b *builder) render(q bench.Question, spec mode.Mode, paper string, snips []assemble.Snippet) (string, error) {
 	ctxText := ""
 	if name := contextTemplate(spec); name != "" {
 		cd := prompts.ContextData{Paper: paper, Evidence: q.Evidence}
 		for _, s := range snips {
-			if spec.web {
+			if spec.Web {
 				cd.Web = append(cd.Web, prompts.WebDoc{Rank: s.Rank, URL: s.ID, Text: s.Text})
 				continue
 			}
@@ -212,15 +213,15 @@ func (b *builder) build(ctx context.Context, q bench.Question, mode string) (bui
 }
 
 // assemble builds the prompt of a question under a mode, within the budget.
-func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (built, error) {
-	spec, err := specOf(mode)
+func (b *builder) assemble(ctx context.Context, q bench.Question, name string) (built, error) {
+	spec, err := mode.Get(name)
 	if err != nil {
 		return built{}, err
 	}
 	var out built
 	var paper string
 	paperTokens := 0
-	if spec.paper {
+	if spec.Paper {
 		p := b.paper(q.PaperID)
 		if p.err != nil {
 			return out, p.err
@@ -229,9 +230,9 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (
 	}
 	var snips []assemble.Snippet
 	switch {
-	case spec.web:
+	case spec.Web:
 		if b.web == nil {
-			return out, fmt.Errorf("mode %s needs a web provider (--web-provider)", mode)
+			return out, fmt.Errorf("mode %s needs a web provider (--web-provider)", name)
 		}
 		docs, err := b.web(ctx, b.webQuery(q), q.PaperID)
 		if err != nil {
@@ -257,17 +258,17 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (
 			// list. The web templates would announce results and list
 			// none, so the prompt is the one without web: closed-book for
 			// web, the paper alone (context_full) for full+web.
-			spec.web = false
+			spec.Web = false
 		}
-	case spec.oracle:
+	case spec.Oracle:
 		if strings.TrimSpace(q.Evidence) == "" {
 			return out, fmt.Errorf("mode oracle needs gold evidence, and this question has none")
 		}
 		snips = []assemble.Snippet{{ID: "gold", Rank: 1, Ordinal: -1, Text: q.Evidence}}
 		one := 1.0
 		out.recall = &one
-	case spec.retriever != "":
-		hits, err := b.retrieve(ctx, q, spec.retriever)
+	case spec.Retriever != "":
+		hits, err := b.retrieve(ctx, q, spec.Retriever)
 		if err != nil {
 			return out, err
 		}
@@ -278,7 +279,7 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, mode string) (
 				ord = o
 			}
 			snips = append(snips, assemble.Snippet{ID: h.PassageID, Rank: h.Rank, Score: h.Score, Ordinal: ord, Text: h.Text})
-			out.context = append(out.context, ContextItem{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score, Retriever: spec.retriever})
+			out.context = append(out.context, ContextItem{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score, Retriever: spec.Retriever})
 			out.snippets = append(out.snippets, h.Text)
 		}
 		out.hits = hits

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/model"
 )
@@ -71,20 +72,16 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 		if err := ctx.Err(); err != nil {
 			return p, err
 		}
-		mode := j.mode
-		spec, _ := specOf(mode)
+		name := j.mode
 		extra := 0
-		if spec.web && opt.Web == nil {
+		if m, _ := mode.Lookup(name); m.Web && opt.Web == nil {
 			// Stand in the same mode without web results, plus the most
 			// the results can add.
-			mode = ClosedBook
-			if spec.paper {
-				mode = Full
-			}
+			name = m.Baseline
 			extra = cfg.WebResults * cfg.WebTokens
 			estimated[j.mode] = true
 		}
-		bt, err := b.build(ctx, j.q, mode)
+		bt, err := b.build(ctx, j.q, name)
 		if err != nil {
 			if k := j.q.ID + " [" + j.mode + "]"; !problem[k] {
 				problem[k] = true

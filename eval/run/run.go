@@ -17,6 +17,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/ingest/corpus"
@@ -408,20 +409,20 @@ func countErrors(recs []Record) []ErrorCount {
 //
 // callErr is the model call's error, nil when the call succeeded or none
 // was made, for the breaker.
-func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Question, mode string, run int) (r Record, fatal, callErr error) {
-	r = Record{QuestionID: q.ID, PaperID: q.PaperID, Mode: mode, Run: run, Model: b.cfg.Model, Paradigm: b.cfg.Paradigm,
+func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Question, name string, run int) (r Record, fatal, callErr error) {
+	r = Record{QuestionID: q.ID, PaperID: q.PaperID, Mode: name, Run: run, Model: b.cfg.Model, Paradigm: b.cfg.Paradigm,
 		Gold: q.Answer, QuestionType: q.Type, Breakdown: q.Breakdown, Context: []ContextItem{}}
 	defer func() {
 		if p := recover(); p != nil {
 			r.Error = fmt.Sprintf("internal error (please report): %v", p)
 		}
 	}()
-	bt, err := b.build(ctx, q, mode)
+	bt, err := b.build(ctx, q, name)
 	r.Context, r.PromptTokens, r.TruncatedTokens, r.Cuts, r.Recall, r.Web = bt.context, bt.tokens, bt.truncated, bt.cuts, bt.recall, bt.web
 	if r.Context == nil {
 		r.Context = []ContextItem{}
 	}
-	if spec, _ := specOf(mode); spec.web && err == nil {
+	if m, _ := mode.Lookup(name); m.Web && err == nil {
 		n := 0
 		for _, w := range r.Web {
 			if w.Status == "ok" {
@@ -440,7 +441,7 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 			return r, nil, nil
 		}
 	}
-	ans, err := sv.solve(ctx, q, mode, run, bt)
+	ans, err := sv.solve(ctx, q, name, run, bt)
 	r.Output, r.Reasoning, r.Usage, r.LatencyMS, r.Cached, r.Attempts = ans.output, ans.reasoning, ans.usage, ans.latency.Milliseconds(), ans.cached, ans.attempts
 	r.FinishReason = ans.finish
 	if err != nil {
@@ -687,7 +688,7 @@ func orNone(s string) string {
 
 // Ask answers one ad-hoc question under one mode, returning the record and
 // the passages it was given.
-func Ask(ctx context.Context, opt Options, q bench.Question, mode string) (Record, []retrieve.Hit, error) {
+func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Record, []retrieve.Hit, error) {
 	cfg := opt.Config
 	ps, err := prompts.Load(cfg.PromptDir)
 	if err != nil {
@@ -698,11 +699,12 @@ func Ask(ctx context.Context, opt Options, q bench.Question, mode string) (Recor
 		return Record{}, nil, err
 	}
 	b := newBuilder(opt, ps)
-	r, fatal, _ := evaluate(ctx, b, sv, scorer{cfg: cfg, judge: opt.Judge, prompts: ps, header: opt.JudgeHeader}, q, mode, 1)
+	r, fatal, _ := evaluate(ctx, b, sv, scorer{cfg: cfg, judge: opt.Judge, prompts: ps, header: opt.JudgeHeader}, q, name, 1)
 	if fatal != nil {
 		return r, nil, fatal
 	}
-	return r, b.retrieved[q.ID+"\x00"+strings.TrimPrefix(mode, "full+")], nil
+	m, _ := mode.Lookup(name)
+	return r, b.retrieved[q.ID+"\x00"+m.Retriever], nil
 }
 
 // newSolver picks the solver for the configured model: an offline baseline

@@ -1,0 +1,213 @@
+// Package mode is the one definition of the evaluation modes: what context
+// each puts in the prompt, what it needs opened, what its RAG effect is
+// measured against, and how reports and the inspector name it. The runner,
+// the eval command, the report and the inspector look modes up here, so a
+// new mode is one entry in the table below.
+//
+// Mode names are fixed: config.json, every record and summary.json hold
+// them, and scripts read those.
+package mode
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Names (the --mode flag).
+const (
+	ClosedBook = "closed-book" // question only
+	Full       = "full"        // whole paper in context (ElaipBench's base setting)
+	BM25       = "bm25"        // top-k passages only (classic RAG)
+	Dense      = "dense"
+	Hybrid     = "hybrid"
+	FullBM25   = "full+bm25" // paper + retrieved passages as auxiliary knowledge (ElaipBench's RAG setting)
+	FullDense  = "full+dense"
+	FullHybrid = "full+hybrid"
+	Oracle     = "oracle"   // gold evidence only: the ceiling for retrieval
+	Web        = "web"      // question + web snippets
+	FullWeb    = "full+web" // paper + web snippets
+)
+
+// Mode is one mode: the parts of its context and how it is shown.
+type Mode struct {
+	Name string
+	// The context parts. Oracle and Web exclude a retriever: the runner
+	// puts one kind of snippet beside the paper.
+	Paper     bool   // the whole paper
+	Retriever string // the index retriever whose top-k passages it gets ("" for none)
+	Oracle    bool   // the question's gold evidence
+	Web       bool   // web search results
+	// Baseline is the mode with the same context minus what is retrieved
+	// ("" when nothing is): what this mode adds is measured against it,
+	// and a dry run that fetches no web results stands it in for a web
+	// mode.
+	Baseline string
+	// Kind says in words what the prompt holds (the inspector's column
+	// heading).
+	Kind string
+	// order is the report order: the position in the table.
+	order int
+}
+
+// NeedsPaper reports whether the prompt holds the whole paper, so the
+// papers must be in the corpus.
+func (m Mode) NeedsPaper() bool { return m.Paper }
+
+// NeedsIndex reports whether the mode retrieves passages, so the corpus
+// and the retrieval index must be open.
+func (m Mode) NeedsIndex() bool { return m.Retriever != "" }
+
+// NeedsWeb reports whether the mode searches the web (--web-provider).
+func (m Mode) NeedsWeb() bool { return m.Web }
+
+// Retrieves reports whether part of the context is retrieved (passages or
+// web results): the modes whose answers can gain or lose against Baseline.
+func (m Mode) Retrieves() bool { return m.Retriever != "" || m.Web }
+
+// Order is the mode's place in reports (registered modes come first, in
+// table order).
+func (m Mode) Order() int { return m.order }
+
+// table is every mode, in report order. A new mode is one entry here.
+var table = []Mode{
+	{Name: ClosedBook, Kind: "question only"},
+	{Name: Full, Paper: true, Kind: "whole paper"},
+	{Name: BM25, Retriever: "bm25", Baseline: ClosedBook, Kind: "bm25 passages"},
+	{Name: Dense, Retriever: "dense", Baseline: ClosedBook, Kind: "dense passages"},
+	{Name: Hybrid, Retriever: "hybrid", Baseline: ClosedBook, Kind: "hybrid passages"},
+	{Name: FullBM25, Paper: true, Retriever: "bm25", Baseline: Full, Kind: "whole paper + bm25 passages"},
+	{Name: FullDense, Paper: true, Retriever: "dense", Baseline: Full, Kind: "whole paper + dense passages"},
+	{Name: FullHybrid, Paper: true, Retriever: "hybrid", Baseline: Full, Kind: "whole paper + hybrid passages"},
+	{Name: Oracle, Oracle: true, Kind: "gold evidence only"},
+	{Name: Web, Web: true, Baseline: ClosedBook, Kind: "web results"},
+	{Name: FullWeb, Paper: true, Web: true, Baseline: Full, Kind: "whole paper + web results"},
+}
+
+// registry indexes the table; tests add modes to it (see register).
+var registry = struct {
+	sync.RWMutex
+	all    []Mode
+	byName map[string]Mode
+}{byName: map[string]Mode{}}
+
+func init() {
+	for _, m := range table {
+		if _, err := register(m); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// register adds a mode at the end of the report order and returns the
+// function that removes it again. It refuses a name already taken and a
+// mode whose parts contradict each other.
+func register(m Mode) (func(), error) {
+	registry.Lock()
+	defer registry.Unlock()
+	if err := check(m); err != nil {
+		return nil, err
+	}
+	m.order = len(registry.all)
+	registry.all = append(registry.all, m)
+	registry.byName[m.Name] = m
+	return func() {
+		registry.Lock()
+		defer registry.Unlock()
+		delete(registry.byName, m.Name)
+		registry.all = slices.DeleteFunc(registry.all, func(x Mode) bool { return x.Name == m.Name })
+		for i := range registry.all {
+			registry.all[i].order = i
+			registry.byName[registry.all[i].Name] = registry.all[i]
+		}
+	}, nil
+}
+
+func check(m Mode) error {
+	switch {
+	case m.Name == "" || strings.ContainsAny(m.Name, ", \t\n"):
+		return fmt.Errorf("mode %q: a name is one word without commas or spaces", m.Name)
+	case registry.byName[m.Name].Name != "":
+		return fmt.Errorf("mode %q is registered twice", m.Name)
+	case m.Kind == "":
+		return fmt.Errorf("mode %q has no kind", m.Name)
+	case btoi(m.Retriever != "")+btoi(m.Oracle)+btoi(m.Web) > 1:
+		return fmt.Errorf("mode %q: a mode gets passages, gold evidence or web results, not several", m.Name)
+	case m.Retrieves() != (m.Baseline != ""):
+		return fmt.Errorf("mode %q: a baseline is required exactly when the mode retrieves", m.Name)
+	case m.Baseline != "" && registry.byName[m.Baseline].Name == "":
+		return fmt.Errorf("mode %q: baseline %q is not registered before it", m.Name, m.Baseline)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Lookup returns the named mode.
+func Lookup(name string) (Mode, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	m, ok := registry.byName[name]
+	return m, ok
+}
+
+// Get returns the named mode, or an error that lists the modes there are.
+func Get(name string) (Mode, error) {
+	if m, ok := Lookup(name); ok {
+		return m, nil
+	}
+	return Mode{}, fmt.Errorf("unknown mode %q: use %s", name, strings.Join(Names(), ", "))
+}
+
+// All returns every mode in report order.
+func All() []Mode {
+	registry.RLock()
+	defer registry.RUnlock()
+	return slices.Clone(registry.all)
+}
+
+// Names returns every mode's name in report order.
+func Names() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]string, len(registry.all))
+	for i, m := range registry.all {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Sort puts mode names in report order: known modes first, in table
+// order, then names no build of this table knows (a run folder from
+// another version), alphabetically.
+func Sort(names []string) {
+	slices.SortStableFunc(names, func(a, b string) int {
+		ma, oka := Lookup(a)
+		mb, okb := Lookup(b)
+		switch {
+		case oka && okb:
+			return ma.order - mb.order
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// KindOf is the named mode's Kind; a name the table lacks (a run folder
+// from another version) is shown as passages of that name, as retrieval
+// modes are.
+func KindOf(name string) string {
+	if m, ok := Lookup(name); ok {
+		return m.Kind
+	}
+	return name + " passages"
+}
