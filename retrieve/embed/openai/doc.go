@@ -33,16 +33,17 @@
 //
 // The client is plain net/http on internal/httpx, the transport it shares
 // with the chat client (package model) and the web search providers: the
-// call itself, the error family (HTTPError here unwraps to
-// *httpx.HTTPError), the redaction, the Retry-After parser and the retry
-// loop are one implementation for all three. It is not
+// call itself, the error family (HTTPError here is *httpx.HTTPError), the
+// redaction, the excerpts, the Retry-After parser and the retry loop are
+// one implementation for all three. It is not
 // github.com/openai/openai-go: its NewClient sends OPENAI_API_KEY and
 // OPENAI_ORG_ID from the environment to whatever server it is pointed at (a
 // local TEI server should never see the user's OpenAI key), it retries on
 // its own, which would have to be switched off in favour of this package's
 // batch-aware retries, and it decodes vectors as float64 with a lenient
 // decoder, where this client checks count, index and length and retries
-// bodies that fail. internal/TRANSPORT_NOTES.md has the measurements.
+// bodies that fail. The README's "One transport for remote clients" has
+// the measurements.
 //
 // Blank texts are not sent (servers reject empty input) and get the zero
 // vector, as embed.Embedder specifies.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/paperlens/paperlens/internal/httpx"
 	"github.com/paperlens/paperlens/retrieve/embed"
+	"golang.org/x/sync/errgroup"
 )
 
 // Defaults for the zero Options fields.
@@ -58,7 +59,9 @@ type Options struct {
 	// Concurrency is the number of requests in flight (DefaultConcurrency).
 	Concurrency int
 	// MaxRetries is the number of retries after a failed first try
-	// (DefaultMaxRetries); negative means none. Retried: HTTP 408, 409, 425,
+	// (DefaultMaxRetries); negative means none. It is httpx.Policy's
+	// MaxAttempts less one (internal/httpx compares the three clients'
+	// retry knobs). Retried: HTTP 408, 409, 425,
 	// 429 and 5xx, timeouts, connection errors and malformed bodies.
 	MaxRetries int
 	// QueryPrefix and PassagePrefix are prepended to texts of that Kind,
@@ -204,72 +207,48 @@ func (c *Client) EmbedStream(ctx context.Context, texts []string, kind embed.Kin
 		prefix = c.o.PassagePrefix
 	}
 	nb := (len(texts) + c.o.BatchSize - 1) / c.o.BatchSize
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 
-	type result struct {
-		batch int
-		vecs  [][]float32
-		err   error
-	}
-	jobs := make(chan int)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range min(c.o.Concurrency, nb) {
-		wg.Go(func() {
-			for b := range jobs {
-				if ctx.Err() != nil {
-					// Drain without sending: a request started now would
-					// reach the server only to be abandoned.
-					continue
-				}
-				lo, hi := b*c.o.BatchSize, min((b+1)*c.o.BatchSize, len(texts))
-				vecs, err := c.batch(ctx, texts[lo:hi], prefix, b, lo)
-				results <- result{b, vecs, err}
+	// The group's first error cancels gctx; batches that merely see that
+	// cancellation return later and are not news. Finished batches are
+	// handed over even after another batch failed: that work is done and
+	// the cache should keep it. emitErr (the caller could not take more)
+	// stops emitting and wins over a failed batch.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.o.Concurrency)
+	var (
+		mu      sync.Mutex // emit is never called twice at once
+		emitErr error
+	)
+	for b := range nb {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				// Do not send: a request started now would reach the
+				// server only to be abandoned.
+				return nil
 			}
+			lo, hi := b*c.o.BatchSize, min((b+1)*c.o.BatchSize, len(texts))
+			vecs, err := c.batch(gctx, texts[lo:hi], prefix, b, lo)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if emitErr == nil {
+				emitErr = emit(lo, vecs)
+				return emitErr
+			}
+			return nil
 		})
 	}
-	go func() {
-		defer close(jobs)
-		for b := range nb {
-			select {
-			case jobs <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
-	// fail is the first batch that failed for good; emitErr stops emitting
-	// (the caller could not take more) and wins over fail.
-	var fail, emitErr error
-	for r := range results {
-		switch {
-		case r.err != nil:
-			// Batches that merely saw the cancellation a failure caused
-			// are not news.
-			if fail == nil && !(ctx.Err() != nil && errors.Is(r.err, context.Canceled)) {
-				fail = r.err
-				cancel()
-			}
-		case emitErr == nil:
-			// Finished batches are handed over even after another batch
-			// failed: that work is done and the cache should keep it.
-			if err := emit(r.batch*c.o.BatchSize, r.vecs); err != nil {
-				emitErr = err
-				cancel()
-			}
-		}
-	}
+	err := g.Wait()
 	switch {
 	case emitErr != nil:
 		return emitErr
-	case fail != nil:
-		return fmt.Errorf("%s: %w", c.name, fail)
+	case err != nil && !(ctx.Err() != nil && errors.Is(err, context.Canceled)):
+		return fmt.Errorf("%s: %w", c.name, err)
 	case ctx.Err() != nil:
 		// The caller's context ended before every batch ran.
 		return fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
@@ -299,45 +278,30 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// HTTPError is a non-2xx answer. Body is a short excerpt of what the server
-// said, with the API key masked should the server echo it. It is the shared
-// transport's error (see internal/httpx) in this package's wording, and
-// unwraps to it, so retries and callers classify it like the chat
-// client's.
-type HTTPError struct {
-	StatusCode int
-	Body       string
-	hint       string
-	err        *httpx.HTTPError
-}
+// HTTPError is a non-2xx answer: the shared transport's error (see
+// internal/httpx), so retries and callers classify it like the chat
+// client's. Body is a short excerpt of what the server said, with the API
+// key removed should the server echo it; Hint says what to check for a
+// status retrying cannot fix.
+type HTTPError = httpx.HTTPError
 
-func (e *HTTPError) Error() string {
+// worded is an *HTTPError in this package's wording, "HTTP 429 Too Many
+// Requests: <body> (<hint>)", which its errors have always used; it
+// unwraps to the error itself, whose Retryable it shares.
+type worded struct{ *httpx.HTTPError }
+
+func (e worded) Error() string {
 	s := fmt.Sprintf("HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Body != "" {
 		s += ": " + e.Body
 	}
-	if e.hint != "" {
-		s += " (" + e.hint + ")"
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
 	}
 	return s
 }
 
-// Unwrap gives the shared transport's error, with the URL and RetryAfter.
-func (e *HTTPError) Unwrap() error {
-	if e.err == nil {
-		return nil
-	}
-	return e.err
-}
-
-// Retryable is true for 408, 409, 425, 429 (unless the account's quota is
-// exhausted) and 5xx other than 501, as for every remote client.
-func (e *HTTPError) Retryable() bool {
-	if e.err != nil {
-		return e.err.Retryable()
-	}
-	return (&httpx.HTTPError{StatusCode: e.StatusCode}).Retryable()
-}
+func (e worded) Unwrap() error { return e.HTTPError }
 
 // batch embeds one batch with retries. texts are the batch's raw texts,
 // offset their position in the request.
@@ -443,23 +407,21 @@ func (c *Client) request(ctx context.Context, send []string) ([][]float32, error
 	rep, err := httpx.Do(ctx, c.http, httpx.Call{URL: c.endpoint, Shown: c.shown, Header: h, Body: body,
 		Secrets: c.sec, Timeout: c.o.Timeout, MaxBody: maxBody})
 	if err != nil {
-		var he *httpx.HTTPError
+		var he *HTTPError
 		if errors.As(err, &he) {
-			herr := &HTTPError{StatusCode: he.StatusCode, Body: he.Body, err: he}
 			switch he.StatusCode {
 			case http.StatusNotFound:
-				herr.hint = "is BaseURL the API root, e.g. ending in /v1?"
+				he.Hint = "is BaseURL the API root, e.g. ending in /v1?"
 			case http.StatusUnauthorized, http.StatusForbidden:
-				herr.hint = "check the API key"
+				he.Hint = "check the API key"
 			case http.StatusRequestEntityTooLarge:
-				herr.hint = "lower BatchSize"
+				he.Hint = "lower BatchSize"
 			case http.StatusTooManyRequests:
 				if he.Quota() {
-					herr.hint = "the account's quota is exhausted; waiting will not help"
+					he.Hint = "the account's quota is exhausted; waiting will not help"
 				}
 			}
-			he.Hint = herr.hint
-			return nil, herr
+			return nil, worded{he}
 		}
 		return nil, err
 	}
