@@ -39,7 +39,7 @@
 // parts as the raw JSON array; it retries on its own (3 calls on a 503
 // unless WithMaxRetries(0)); it cannot serve the search providers, which
 // would keep a second base; and it grows the paperlens binary from 62 to
-// 91 MB. internal/TRANSPORT_NOTES.md has the commands.
+// 91 MB. The README's "One transport for remote clients" has the numbers.
 //
 // The client reads no environment variable (only net/http's standard
 // HTTPS_PROXY and NO_PROXY apply, through the default transport). It sends

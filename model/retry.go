@@ -28,7 +28,8 @@ const (
 // RetryOptions configure WithRetry. The zero value means the defaults.
 type RetryOptions struct {
 	// MaxAttempts is the number of calls in all, the first included
-	// (DefaultMaxAttempts); 1 means no retry.
+	// (DefaultMaxAttempts); 1 means no retry. internal/httpx compares it
+	// with the other clients' knobs (MaxRetries, Retry).
 	MaxAttempts int
 	// MinBackoff is the ceiling of the first backoff; it doubles after each
 	// failure up to MaxBackoff (DefaultMinBackoff, DefaultMaxBackoff).
