@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/study"
+	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
@@ -40,8 +40,7 @@ server. Point it at a real model with --models and --base-url.`,
   paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 			home := homeDir(cmd)
 			if f.cfg.Data == "" {
 				f.cfg.Data = filepath.Join("testdata", "elaipbench", "sample.jsonl")
@@ -64,63 +63,45 @@ server. Point it at a real model with --models and --base-url.`,
 			if f.modes == "" {
 				f.modes = strings.Join(mode.Names(), ",")
 			}
-			// 1-3: papers, indexes, retrieval.
 			qs, err := loadQuestions(f.cfg, os.Stderr)
 			if err != nil {
 				return err
 			}
-			// ensurePapers keeps only the questions whose paper is available.
-			qs, err = ensurePapers(ctx, home, f.cfg.Data, f.cfg.Papers, f.cfg.MaxPassageTokens, qs)
-			if err != nil {
-				return err
-			}
-			if f.cfg.Bench == "elaipbench" {
-				st, ix, _, err := openIndex(ctx, home, &f.index, false)
-				if err != nil {
-					return err
-				}
-				sum, err := retrieval.Run(ctx, ix, qs, retrieval.Config{
-					Retrievers: []string{index.Bleve, index.Okapi, index.Dense, index.Hybrid},
-					Forms:      []retrieve.QueryForm{retrieve.FormFull, retrieve.FormStem, retrieve.FormOptions},
-					Ks:         []int{1, 5, 10}, RRFK: f.index.rrfK,
-				}, nil)
-				ix.Close()
-				st.Close()
-				if err != nil {
-					return err
-				}
-				fmt.Println("# Retrieval: evidence recall")
-				fmt.Println()
-				printRetrievalSummary(sum, []int{1, 5, 10})
-				fmt.Println()
-			}
-			// 4-5: every model in every mode.
 			outRoot := f.cfg.Out
 			if outRoot == "" {
 				outRoot = "runs"
 			}
-			var dirs []string
-			for _, m := range ms {
-				g := f
-				g.cfg.Model = m
-				g.cfg.Out = filepath.Join(outRoot, fmt.Sprintf("study-%s-%s", strings.NewReplacer("/", "_", ":", "_").Replace(m), f.cfg.Paradigm))
-				res, plan, err := runEval(ctx, home, &g, cmd.Flags().Changed, os.Stderr)
-				if plan != nil {
-					fmt.Printf("## %s\n\n", m)
-					if err := printPlan(os.Stdout, *plan, g.asJSON); err != nil {
-						return err
+			res, err := study.Run(ctx, study.Config{
+				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
+				Bench:     f.cfg.Bench,
+				Models:    ms,
+				Retrieval: retrieval.Config{RRFK: f.index.rrfK},
+				OpenIndex: func(ctx context.Context) (*corpus.Store, *index.Index, error) {
+					st, ix, _, err := openIndex(ctx, home, &f.index, false)
+					return st, ix, err
+				},
+				Evaluate: func(ctx context.Context, m string) (run.Result, *run.Plan, error) {
+					g := f
+					g.cfg.Model = m
+					g.cfg.Out = study.Folder(outRoot, m, f.cfg.Paradigm)
+					res, plan, err := runEval(ctx, home, &g, cmd.Flags().Changed, os.Stderr)
+					if plan != nil {
+						fmt.Printf("## %s\n\n", m)
+						if err := printPlan(os.Stdout, *plan, g.asJSON); err != nil {
+							return res, nil, err
+						}
 					}
-					continue
-				}
-				if err != nil {
-					return fmt.Errorf("model %s: %w", m, err)
-				}
-				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.md"))
-				fmt.Printf("%s\n(run folder %s)\n\n", b, res.Dir)
-				dirs = append(dirs, res.Dir)
+					return res, plan, err
+				},
+				Out: os.Stdout,
+			}, qs)
+			if err != nil {
+				return err
 			}
-			fmt.Printf("Next: browse every question with 'paperlens serve %s',\nor write a report with 'paperlens report %s --html report.html'.\n",
-				strings.Join(dirs, " "), strings.Join(dirs, " "))
+			if dirs := res.Dirs(); len(dirs) > 0 {
+				fmt.Printf("Next: browse every question with 'paperlens serve %s',\nor write a report with 'paperlens report %s --html report.html'.\n",
+					strings.Join(dirs, " "), strings.Join(dirs, " "))
+			}
 			return nil
 		},
 	}
