@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,7 +29,7 @@ baseline, which needs no key.`,
   paperlens ask --paper trpo --mode full+hybrid --model gpt-4o-mini --base-url https://api.openai.com/v1 "What does the trust region bound?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := context.Background()
+			ctx := cmd.Context()
 			text := strings.Join(args, " ")
 			if f.cfg.Model == "" {
 				f.cfg.Model = "ir"
