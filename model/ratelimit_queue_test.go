@@ -3,6 +3,7 @@ package model_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -25,13 +26,14 @@ func TestRateLimitQueue(t *testing.T) {
 				synctest.Wait()
 			}
 			time.Sleep(time.Minute)
+			got := rec.snapshot()
 			want := []time.Duration{0, time.Second / 3, time.Second, 5 * time.Second / 3}
-			if len(rec.starts) != len(want) {
-				t.Fatalf("starts %v, want %v", rec.starts, want)
+			if len(got) != len(want) {
+				t.Fatalf("starts %v, want %v", got, want)
 			}
 			for i := range want {
-				if d := rec.starts[i] - want[i]; d < -time.Microsecond || d > time.Microsecond {
-					t.Fatalf("starts %v, want %v", rec.starts, want)
+				if d := got[i] - want[i]; d < -time.Microsecond || d > time.Microsecond {
+					t.Fatalf("starts %v, want %v", got, want)
 				}
 			}
 		})
@@ -58,7 +60,7 @@ func TestRateLimitQueue(t *testing.T) {
 				t.Fatalf("b: %v", err)
 			}
 			time.Sleep(time.Minute)
-			if got := rec.starts; len(got) != 2 || got[1] != time.Second {
+			if got := rec.snapshot(); len(got) != 2 || got[1] != time.Second {
 				t.Errorf("starts %v, want [0s 1s]", got)
 			}
 		})
@@ -84,15 +86,22 @@ func TestRateLimitQueue(t *testing.T) {
 			// 0: TPM 2 → 1. 1 s: RPM's turn; 5 tokens from a full TPM
 			// leave it at -3. 3 s: TPM back at 1. 4 s: RPM, charged at
 			// 3 s, has one again (TPM alone would allow 3.5 s).
-			want := seconds(0, 1, 3, 4)
-			if len(rec.starts) != len(want) {
-				t.Fatalf("starts %v, want %v", rec.starts, want)
+			got, want := rec.snapshot(), seconds(0, 1, 3, 4)
+			if len(got) != len(want) {
+				t.Fatalf("starts %v, want %v", got, want)
 			}
 			for i := range want {
-				if d := rec.starts[i] - want[i]; d < -time.Microsecond || d > time.Microsecond {
-					t.Fatalf("starts %v, want %v", rec.starts, want)
+				if d := got[i] - want[i]; d < -time.Microsecond || d > time.Microsecond {
+					t.Fatalf("starts %v, want %v", got, want)
 				}
 			}
 		})
 	})
+}
+
+// snapshot is a copy of the starts so far, taken under the lock.
+func (r *recorder) snapshot() []time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.starts)
 }
