@@ -150,10 +150,10 @@ flag to change. --price in=X,out=Y adds the cost per mode to the summary.
 				return err
 			}
 			if f.asJSON {
-				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.json"))
+				b, _ := run.Dir(res.Dir).SummaryJSON()
 				os.Stdout.Write(b)
 			} else {
-				b, _ := os.ReadFile(filepath.Join(res.Dir, "summary.md"))
+				b, _ := run.Dir(res.Dir).SummaryMarkdown()
 				os.Stdout.Write(b)
 				fmt.Fprintf(os.Stderr, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
 			}
@@ -266,7 +266,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	}
 	// The folder's writer lock comes first: the response cache inside it
 	// would otherwise report a second eval as a busy cache file.
-	unlock, err := run.LockFolder(c.Out)
+	unlock, err := run.Dir(c.Out).Lock()
 	if err != nil {
 		return run.Result{}, nil, err
 	}

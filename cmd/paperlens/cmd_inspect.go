@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -52,7 +51,7 @@ where they are now.`,
 				return err
 			}
 			cfg := folder.Config
-			recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+			recs, err := run.Dir(dir).Records()
 			if err != nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -26,7 +25,7 @@ message, as sent, from the run folder's prompts.db, which eval writes with
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, id := args[0], args[1]
-			recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+			recs, err := run.Dir(dir).Records()
 			if err != nil {
 				return err
 			}
@@ -42,7 +41,7 @@ message, as sent, from the run folder's prompts.db, which eval writes with
 				if r.PromptSHA256 == "" {
 					return fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
 				}
-				msgs, err := run.ReadPrompt(dir, r.PromptSHA256)
+				msgs, err := run.Dir(dir).Prompt(r.PromptSHA256)
 				if err != nil {
 					return err
 				}

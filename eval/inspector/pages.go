@@ -21,12 +21,12 @@ import (
 )
 
 var funcs = template.FuncMap{
-	"pct": func(x float64) string { return fmt.Sprintf("%.1f", 100*x) },
+	"pct": run.Percent,
 	"pctp": func(x *float64) string {
 		if x == nil {
 			return "–"
 		}
-		return fmt.Sprintf("%.1f", 100**x)
+		return run.Percent(*x)
 	},
 	"signed": func(x float64) string { return fmt.Sprintf("%+.1f", 100*x) },
 	"score":  func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) },

@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ type fileStamp struct {
 }
 
 func stampOf(dir string) fileStamp {
-	fi, err := os.Stat(filepath.Join(dir, run.ResultsFile))
+	fi, err := run.Dir(dir).RecordsStat()
 	if err != nil {
 		return fileStamp{}
 	}
@@ -213,12 +212,13 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	for _, n := range folder.Notes {
 		fmt.Fprintln(logw, n)
 	}
-	if fi, err := os.Stat(filepath.Join(dir, "config.json")); err == nil {
-		r.started = fi.ModTime()
+	d := run.Dir(dir)
+	if t, err := d.Started(); err == nil {
+		r.started = t
 	}
 	r.home = r.Config.Home
 	r.stamp, r.checked = stampOf(dir), time.Now()
-	recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+	recs, err := d.Records()
 	if err != nil {
 		return nil, err
 	}
@@ -311,9 +311,10 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	r.Progress = runfolder.CountProgress(recs, len(r.Questions), want, runs)
 	r.Progress.Guessed = qerr != nil
 
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	sum, err := d.ReadSummary()
 	r.Progress.NoSummary = errors.Is(err, os.ErrNotExist)
-	if err == nil && json.Unmarshal(b, &r.Summary) == nil && r.Summary.Questions > 0 && fresh(dir) {
+	if err == nil && sum.Questions > 0 && d.SummaryFresh() {
+		r.Summary = sum
 		return r, nil
 	}
 	// No summary yet (the run is going or was killed), or an older one.
@@ -327,13 +328,6 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	}
 	r.Summary = run.Summarize(cfg, all, recs)
 	return r, nil
-}
-
-// fresh reports whether summary.json was written after the last record.
-func fresh(dir string) bool {
-	a, err1 := os.Stat(filepath.Join(dir, "summary.json"))
-	b, err2 := os.Stat(filepath.Join(dir, run.ResultsFile))
-	return err1 == nil && (err2 != nil || !a.ModTime().Before(b.ModTime()))
 }
 
 // paper is one paper's stored passages.

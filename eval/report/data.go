@@ -21,11 +21,12 @@ const (
 	hFlips     = "Reasoning flips"
 )
 
+// pct is run.Percent: the report shows shares as summary.md does.
+var pct = run.Percent
+
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
 
 func colour(i int) string { return palette[i%len(palette)] }
-
-func pct(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
 
 // labels names each run by its model; runs sharing a model name get their
 // folder name added so rows stay distinguishable.
@@ -101,19 +102,11 @@ func buildAcc(runs []Run, labs []string) accTable {
 	for i, r := range runs {
 		for _, m := range modes(r.Summary) {
 			ms := r.Summary.ByMode[m]
-			row := accRow{Model: labs[i], Mode: m, Overall: accText(ms.Acc), N: ms.N, Miss: pct(ms.MissRate) + "%", Recall: "–",
+			row := accRow{Model: labs[i], Mode: m, Overall: run.AccText(ms.Acc), N: ms.N, Miss: pct(ms.MissRate) + "%", Recall: run.RecallText(ms.EvidenceRecall),
 				Truncated: ms.Truncated, Tokens: run.TokensPerQuestion(ms), Cost: run.CostText(ms.CostUSD)}
 			t.HasCost = t.HasCost || ms.CostUSD != nil
-			if ms.EvidenceRecall != nil {
-				row.Recall = fmt.Sprintf("%.2f", *ms.EvidenceRecall)
-			}
 			for _, ty := range t.Types {
-				a, ok := ms.ByType[ty]
-				if !ok {
-					row.Cells = append(row.Cells, "–")
-					continue
-				}
-				row.Cells = append(row.Cells, accText(a))
+				row.Cells = append(row.Cells, run.AccText(ms.ByType[ty]))
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -142,15 +135,8 @@ func buildEffects(runs []Run, labs []string) []effectBlock {
 		}
 		b := effectBlock{Model: labs[i], Baseline: r.Summary.Baseline, Colour: colour(i), effects: r.Summary.Effects}
 		for _, e := range r.Summary.Effects {
-			row := effectRow{Mode: e.Mode, Diff: fmt.Sprintf("%+.1f", 100*e.Diff), CI: fmt.Sprintf("[%+.1f, %+.1f]", 100*e.Lo, 100*e.Hi),
-				P: fmt.Sprintf("%.3g", e.PValue), N: e.N, B01: e.B01, B10: e.B10, Recall: "–"}
-			if e.N == 0 {
-				// No question was scored in both modes: no effect to show.
-				row.Diff, row.CI, row.P = "–", "–", "–"
-			}
-			if e.EvidenceRecall != nil {
-				row.Recall = fmt.Sprintf("%.2f", *e.EvidenceRecall)
-			}
+			row := effectRow{Mode: e.Mode, N: e.N, B01: e.B01, B10: e.B10, Recall: run.RecallText(e.EvidenceRecall)}
+			row.Diff, row.CI, row.P = e.Text()
 			b.Rows = append(b.Rows, row)
 		}
 		out = append(out, b)
@@ -174,7 +160,7 @@ func buildRecall(runs []Run, labs []string) []recallPoint {
 				continue
 			}
 			out = append(out, recallPoint{Model: labs[i], Mode: m, Recall: *ms.EvidenceRecall, Acc: ms.Accuracy, Colour: colour(i),
-				RecallS: fmt.Sprintf("%.2f", *ms.EvidenceRecall), AccS: pct(ms.Accuracy)})
+				RecallS: run.RecallText(ms.EvidenceRecall), AccS: pct(ms.Accuracy)})
 		}
 	}
 	return out
@@ -276,13 +262,4 @@ func buildMiss(runs []Run, labs []string) missTable {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
-}
-
-// accText is "mean ± std" in percent, or "–" when nothing was scored, so
-// that an empty mode never reads as 0% accuracy.
-func accText(a run.Acc) string {
-	if a.N == 0 {
-		return "–"
-	}
-	return pct(a.Accuracy) + " ± " + pct(a.Std)
 }

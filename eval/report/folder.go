@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,21 +70,13 @@ func (e *MissingDataError) Unwrap() error { return os.ErrNotExist }
 // folder's recorded absolute out path, for a project moved or copied
 // whole.
 func ReadFolder(dir string, over Paths) (*Folder, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	cfg, err := run.Dir(dir).ReadConfig()
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a run folder (no config.json): %w", dir, err)
+		return nil, err
 	}
-	f := &Folder{Dir: dir}
-	if err := json.Unmarshal(b, &f.Config); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "config.json"), err)
-	}
-	// Read apart from run.Config so that runs made before the field existed,
-	// and builds whose Config lacks it, are read the same way.
-	var extra struct {
-		DataSHA string `json:"data_sha256"`
-	}
-	_ = json.Unmarshal(b, &extra)
-	f.dataSHA = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(extra.DataSHA), "sha256:"))
+	f := &Folder{Dir: dir, Config: cfg}
+	// Runs made before eval recorded the hash have none.
+	f.dataSHA = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(cfg.DataSHA256), "sha256:"))
 
 	loc := newLocator(dir, f.Config.Out)
 	isFile := func(p string) bool { fi, err := os.Stat(p); return err == nil && !fi.IsDir() }

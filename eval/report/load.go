@@ -1,13 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/paperlens/paperlens/eval/bench"
@@ -73,13 +71,16 @@ func LoadWith(opt Options, dirs ...string) ([]Run, error) {
 
 func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
 	r := Run{Dir: dir}
-	recs, err := run.ReadResults(filepath.Join(dir, run.ResultsFile))
+	d := run.Dir(dir)
+	recs, err := d.Records()
 	if err != nil {
 		return r, err
 	}
 	r.Records = recs
 	var folder *Folder
-	if _, err := os.Stat(filepath.Join(dir, "config.json")); err == nil {
+	if ok, err := d.HasConfig(); err != nil {
+		return r, err
+	} else if ok {
 		if folder, err = ReadFolder(dir, over); err != nil {
 			return r, err
 		}
@@ -87,16 +88,11 @@ func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
 		for _, n := range folder.Notes {
 			fmt.Fprintln(logw, n)
 		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return r, fmt.Errorf("read config.json: %w", err)
 	}
 
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	r.Summary, err = d.ReadSummary()
 	switch {
 	case err == nil:
-		if err := json.Unmarshal(b, &r.Summary); err != nil {
-			return r, fmt.Errorf("parse summary.json: %w (delete it to summarise the run from results.jsonl)", err)
-		}
 		if len(recs) == 0 {
 			return r, nil // records not kept: nothing to count
 		}
@@ -111,7 +107,7 @@ func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
 			return r, errors.New("neither summary.json nor config.json: not a run folder (paperlens eval --out DIR writes one)")
 		}
 	default:
-		return r, fmt.Errorf("read summary.json: %w", err)
+		return r, err
 	}
 
 	// Summarise from the records, as eval would have at the end.

@@ -4,25 +4,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/paperlens/paperlens/eval/run"
 )
 
 var mdRepl = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;", "\n", " ", "\r", " ", "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
 
 // md escapes text from the files for a Markdown table cell.
 func md(s string) string { return mdRepl.Replace(s) }
-
-func mdRow(b *strings.Builder, cells ...string) {
-	b.WriteString("|")
-	for _, c := range cells {
-		b.WriteString(" " + c + " |")
-	}
-	b.WriteString("\n")
-}
-
-func mdHead(b *strings.Builder, cells ...string) {
-	mdRow(b, cells...)
-	b.WriteString("|" + strings.Repeat("---|", len(cells)) + "\n")
-}
 
 // Markdown writes the report's tables as Markdown (no charts).
 func Markdown(w io.Writer, runs []Run) error {
@@ -32,9 +21,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	}
 	var b strings.Builder
 	b.WriteString("# paperlens report\n\n")
-	mdHead(&b, "model", "folder", "bench", "paradigm", "baseline", "runs", "questions", "records")
+	run.MarkdownHead(&b, "model", "folder", "bench", "paradigm", "baseline", "runs", "questions", "records")
 	for _, r := range p.Runs {
-		mdRow(&b, md(r.Model), md(r.Dir), md(r.Bench), md(r.Paradigm), md(r.Baseline), fmt.Sprint(r.Runs), fmt.Sprint(r.Questions), r.Records)
+		run.MarkdownRow(&b, md(r.Model), md(r.Dir), md(r.Bench), md(r.Paradigm), md(r.Baseline), fmt.Sprint(r.Runs), fmt.Sprint(r.Questions), r.Records)
 	}
 	for _, n := range p.Incomplete {
 		b.WriteString("\n**Incomplete run** " + md(n) + "\n")
@@ -49,14 +38,14 @@ func Markdown(w io.Writer, runs []Run) error {
 	if p.Acc.HasCost {
 		head = append(head, "cost US$")
 	}
-	mdHead(&b, head...)
+	run.MarkdownHead(&b, head...)
 	for _, r := range p.Acc.Rows {
 		cells := append([]string{md(r.Model), md(r.Mode)}, r.Cells...)
 		cells = append(cells, "**"+r.Overall+"**", fmt.Sprint(r.N), r.Miss, r.Recall, fmt.Sprint(r.Truncated), r.Tokens)
 		if p.Acc.HasCost {
 			cells = append(cells, r.Cost)
 		}
-		mdRow(&b, cells...)
+		run.MarkdownRow(&b, cells...)
 	}
 	b.WriteString("\nTruncated: replies cut by the token limit before an answer (counted wrong). Tokens per question are the server's counts over every record: prompt · completion (reasoning).")
 	if p.Acc.HasCost {
@@ -70,9 +59,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	}
 	for _, e := range p.Effects {
 		fmt.Fprintf(&b, "### %s (baseline: %s)\n\n", md(e.Model), md(e.Baseline))
-		mdHead(&b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall", "n")
+		run.MarkdownHead(&b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall", "n")
 		for _, r := range e.Rows {
-			mdRow(&b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
+			run.MarkdownRow(&b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
 		}
 		b.WriteString("\n")
 	}
@@ -86,9 +75,9 @@ func Markdown(w io.Writer, runs []Run) error {
 			fmt.Fprintf(&b, " %d mode(s) with no token count are left out.", p.TokensOut)
 		}
 		b.WriteString(" The HTML report plots these.\n\n")
-		mdHead(&b, "model", "mode", "prompt tokens/q", "counted by", "accuracy (%)")
+		run.MarkdownHead(&b, "model", "mode", "prompt tokens/q", "counted by", "accuracy (%)")
 		for _, t := range p.Tokens {
-			mdRow(&b, md(t.Model), md(t.Mode), t.TokensS, t.Source, t.AccS)
+			run.MarkdownRow(&b, md(t.Model), md(t.Mode), t.TokensS, t.Source, t.AccS)
 		}
 	}
 
@@ -96,9 +85,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	if len(p.Recall) == 0 {
 		b.WriteString("No mode reports evidence recall.\n")
 	} else {
-		mdHead(&b, "model", "mode", "evidence recall", "accuracy (%)")
+		run.MarkdownHead(&b, "model", "mode", "evidence recall", "accuracy (%)")
 		for _, r := range p.Recall {
-			mdRow(&b, md(r.Model), md(r.Mode), r.RecallS, r.AccS)
+			run.MarkdownRow(&b, md(r.Model), md(r.Mode), r.RecallS, r.AccS)
 		}
 	}
 
@@ -107,13 +96,13 @@ func Markdown(w io.Writer, runs []Run) error {
 		b.WriteString("No record carries reasoning text.\n")
 	} else {
 		b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters.\n\n")
-		mdHead(&b, append([]string{"model"}, bucketNames...)...)
+		run.MarkdownHead(&b, append([]string{"model"}, bucketNames...)...)
 		for _, r := range p.Reason {
 			cells := []string{md(r.Model)}
 			for _, c := range r.Cells {
 				cells = append(cells, c.Text)
 			}
-			mdRow(&b, cells...)
+			run.MarkdownRow(&b, cells...)
 		}
 	}
 
@@ -127,9 +116,9 @@ func Markdown(w io.Writer, runs []Run) error {
 		for _, v := range t.Values {
 			head = append(head, md(v))
 		}
-		mdHead(&b, head...)
+		run.MarkdownHead(&b, head...)
 		for _, r := range t.Rows {
-			mdRow(&b, append([]string{md(r.Model), md(r.Mode)}, r.Cells...)...)
+			run.MarkdownRow(&b, append([]string{md(r.Model), md(r.Mode)}, r.Cells...)...)
 		}
 		b.WriteString("\n")
 	}
@@ -142,9 +131,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	}
 	for _, f := range p.Flips {
 		fmt.Fprintf(&b, "### %s: %s → %s\n\n", md(f.Model), md(f.Base), md(f.Reason))
-		mdHead(&b, "mode", "paired questions", "right→wrong", "wrong→right", "right→wrong questions")
+		run.MarkdownHead(&b, "mode", "paired questions", "right→wrong", "wrong→right", "right→wrong questions")
 		for _, r := range f.Rows {
-			mdRow(&b, md(r.Mode), fmt.Sprint(r.N), fmt.Sprint(r.Lost), fmt.Sprint(r.Gained), r.list(md))
+			run.MarkdownRow(&b, md(r.Mode), fmt.Sprint(r.N), fmt.Sprint(r.Lost), fmt.Sprint(r.Gained), r.list(md))
 		}
 		b.WriteString("\n")
 	}
@@ -154,9 +143,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	for _, m := range p.Miss.Modes {
 		head = append(head, md(m))
 	}
-	mdHead(&b, head...)
+	run.MarkdownHead(&b, head...)
 	for _, r := range p.Miss.Rows {
-		mdRow(&b, append([]string{md(r.Model)}, r.Cells...)...)
+		run.MarkdownRow(&b, append([]string{md(r.Model)}, r.Cells...)...)
 	}
 	_, err = io.WriteString(w, b.String())
 	return err

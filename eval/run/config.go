@@ -13,7 +13,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -333,17 +332,6 @@ func (c *Config) Validate() error {
 
 // Offline reports whether the model is one of the offline baselines.
 func (c *Config) Offline() bool { return c.Model == "random" || c.Model == "ir" }
-
-// writeConfig writes config.json. URLs lose user info and query (where
-// keys hide), so the file can be shared.
-func writeConfig(dir string, c Config) error {
-	c.BaseURL, c.JudgeURL = model.NormalizeEndpoint(c.BaseURL), model.NormalizeEndpoint(c.JudgeURL)
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "config.json"), append(b, '\n'), 0o644)
-}
 
 // DataSHA256 is the SHA-256 of a dataset file as config.json records it
 // (data_sha256), so that a run folder can tell when its dataset changed.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -27,10 +26,10 @@ var bucketPrompts = []byte("prompts")
 // promptLog stores prompts by the SHA-256 of their messages' JSON.
 type promptLog struct{ db *bolt.DB }
 
-func openPromptLog(dir string) (*promptLog, error) {
-	db, err := bolt.Open(filepath.Join(dir, PromptsFile), 0o644, &bolt.Options{Timeout: 2 * time.Second})
+func openPromptLog(path string) (*promptLog, error) {
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", filepath.Join(dir, PromptsFile), err)
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketPrompts)
@@ -72,16 +71,15 @@ func (p *promptLog) put(msgs []model.Message) (string, error) {
 	return hex.EncodeToString(key), nil
 }
 
-// ReadPrompt returns the messages a record's prompt_sha256 names, from a
-// run folder evaluated with --log-prompts.
-func ReadPrompt(dir, hash string) ([]model.Message, error) {
+// readPrompt returns the messages hash names from the prompt log at path.
+func readPrompt(path, hash string) ([]model.Message, error) {
 	key, err := hex.DecodeString(hash)
 	if err != nil || len(key) != sha256.Size {
 		return nil, fmt.Errorf("prompt hash %q is not a SHA-256", hash)
 	}
-	db, err := bolt.Open(filepath.Join(dir, PromptsFile), 0o644, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
 	if err != nil {
-		return nil, fmt.Errorf("open %s (was the run made with --log-prompts?): %w", filepath.Join(dir, PromptsFile), err)
+		return nil, fmt.Errorf("open %s (was the run made with --log-prompts?): %w", path, err)
 	}
 	defer db.Close()
 	var z []byte
@@ -92,7 +90,7 @@ func ReadPrompt(dir, hash string) ([]model.Message, error) {
 		return nil
 	})
 	if z == nil {
-		return nil, errors.New("no prompt " + hash + " in " + filepath.Join(dir, PromptsFile))
+		return nil, errors.New("no prompt " + hash + " in " + path)
 	}
 	r, err := gzip.NewReader(bytes.NewReader(z))
 	if err != nil {

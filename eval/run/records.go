@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
-
-	"github.com/gofrs/flock"
 
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/model"
@@ -161,24 +158,6 @@ func truncate(f *os.File, path string, size int64) error {
 		return fmt.Errorf("cut the partial last line of %s: %w", path, err)
 	}
 	return f.Sync()
-}
-
-// LockFolder takes the run folder's writer lock, creating the folder, so
-// that two evaluations never append to one results file; it returns the
-// release. Readers (inspect, serve, report) take no lock.
-func LockFolder(dir string) (func(), error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create run folder: %w", err)
-	}
-	l := flock.New(filepath.Join(dir, ".lock"))
-	ok, err := l.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("lock run folder %s: %w", dir, err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("run folder %s is in use by another paperlens eval; wait for it, or give this one another --out", dir)
-	}
-	return func() { l.Unlock() }, nil
 }
 
 // ReadResults reads a results file; later records for the same question,

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -110,7 +109,7 @@ type job struct {
 // pending lists the jobs a run folder has not finished, in run, mode,
 // question order, and how many it has.
 func pending(cfg Config, qs []bench.Question) (jobs []job, finished map[key]bool, err error) {
-	prev, err := ReadResults(filepath.Join(cfg.Out, ResultsFile))
+	prev, err := Dir(cfg.Out).Records()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,8 +153,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return Result{}, fmt.Errorf("create run folder: %w", err)
 	}
+	dir := Dir(cfg.Out)
 	if !opt.FolderLocked {
-		unlock, err := LockFolder(cfg.Out)
+		unlock, err := dir.Lock()
 		if err != nil {
 			return Result{}, err
 		}
@@ -164,7 +164,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if err := checkSameRun(cfg); err != nil {
 		return Result{}, err
 	}
-	if err := writeConfig(cfg.Out, cfg); err != nil {
+	if err := dir.WriteConfig(cfg); err != nil {
 		return Result{}, err
 	}
 	ps, err := prompts.Load(cfg.PromptDir)
@@ -178,7 +178,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	b := newBuilder(opt, ps)
 	sc := scorer{cfg: cfg, judge: opt.Judge, prompts: ps, header: opt.JudgeHeader}
 	if cfg.LogPrompts {
-		pl, err := openPromptLog(cfg.Out)
+		pl, err := dir.openPromptLog()
 		if err != nil {
 			return Result{}, err
 		}
@@ -186,8 +186,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		sc.log = pl
 	}
 
-	path := filepath.Join(cfg.Out, ResultsFile)
-	if err := repairTail(path); err != nil {
+	if err := dir.repairRecords(); err != nil {
 		return Result{}, err
 	}
 	jobs, finished, err := pending(cfg, opt.Questions)
@@ -200,7 +199,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 			return res, err
 		}
 	}
-	w, err := openWriter(path)
+	w, err := dir.appendRecords()
 	if err != nil {
 		return res, err
 	}
@@ -298,14 +297,14 @@ feed:
 	wg.Wait()
 	res.Done = prog.Done - len(finished)
 	if writeErr != nil {
-		return res, fmt.Errorf("write %s: %w (the records before it are kept; free space and rerun the same command to finish)", path, writeErr)
+		return res, fmt.Errorf("write %s: %w (the records before it are kept; free space and rerun the same command to finish)", dir.path(ResultsFile), writeErr)
 	}
 	if stopErr == nil {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("interrupted after %d of %d records (rerun the same command to finish): %w", prog.Done, prog.Total, err)
 		}
 	}
-	all, err := ReadResults(path)
+	all, err := dir.Records()
 	if err != nil {
 		return res, err
 	}
@@ -313,7 +312,7 @@ feed:
 	// was done can be read and reported.
 	res.Summary = Summarize(cfg, opt.Questions, all)
 	res.Errors = countErrors(all)
-	if err := WriteSummary(cfg.Out, res.Summary); err != nil {
+	if err := dir.WriteSummary(res.Summary); err != nil {
 		return res, err
 	}
 	return res, stopErr
@@ -565,13 +564,9 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 
 // checkSameRun refuses to mix two different evaluations in one folder.
 func checkSameRun(cfg Config) error {
-	b, err := os.ReadFile(filepath.Join(cfg.Out, "config.json"))
+	old, err := Dir(cfg.Out).ReadConfig()
 	if err != nil {
-		return nil
-	}
-	var old Config
-	if json.Unmarshal(b, &old) != nil {
-		return nil
+		return nil // no earlier run, or one whose config cannot be read
 	}
 	// Folders written before paths were absolute hold the data path as
 	// typed, relative to where eval ran: resolve it the same way.
