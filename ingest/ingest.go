@@ -22,8 +22,8 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/ingest/dataset"
 	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/isolate"
 	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/internal/isolate"
 )
 
 // ExtractorVersion is stored with every document; bumping it makes the next

@@ -11,7 +11,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/paperlens/paperlens/ingest/isolate"
+	"github.com/paperlens/paperlens/internal/isolate"
 )
 
 // readWithin reads a regular file of at most max bytes, giving up when ctx

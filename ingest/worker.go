@@ -13,8 +13,8 @@ import (
 
 	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/isolate"
 	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/internal/isolate"
 )
 
 // Isolation says how documents are handled out of process: extraction,

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/isolate"
+	"github.com/paperlens/paperlens/internal/isolate"
 )
 
 // workerCommand is the hidden mode in which paperlens re-executes itself to

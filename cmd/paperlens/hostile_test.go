@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/pdftext/pdftest"
 	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/pdftest"
 	"github.com/paperlens/paperlens/model/modeltest"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/pdftext/pdftest"
+	"github.com/paperlens/paperlens/internal/pdftest"
 )
 
 // A hostile PDF that gets past the guards dies with a Go fatal error (out of

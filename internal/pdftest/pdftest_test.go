@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/ingest/pdftext"
-	"github.com/paperlens/paperlens/ingest/pdftext/pdftest"
+	"github.com/paperlens/paperlens/internal/pdftest"
 )
 
 // Callers rely on the cases being reproducible (a failing batch can be
