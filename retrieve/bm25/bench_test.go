@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +16,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
@@ -128,9 +132,9 @@ func benchQuery(i, n int) retrieve.Query {
 	return retrieve.Query{Text: strings.Join(q, " "), PaperID: p.PaperID, K: 5}
 }
 
-// benchEnv is one built index, kept for the whole process: building it is
-// the expensive part, and the benchmark framework calls each function
-// several times.
+// benchEnv is one built index, kept while benchmarks use its size:
+// building it is the expensive part, and the benchmark framework calls each
+// function several times.
 type benchEnv struct {
 	kind      string
 	n         int
@@ -141,17 +145,19 @@ type benchEnv struct {
 	heapMB    float64
 	diskMB    float64
 	latency   map[string][2]float64 // mode → p50, p99 in ms
+	// okapi: building the corpus-wide postings, and their heap.
+	prepareMs, postingsMB float64
 }
 
 var (
-	benchCur  *benchEnv
+	benchEnvs = map[string]*benchEnv{} // by kind and size
 	benchDirs []string
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if benchCur != nil {
-		benchCur.close()
+	for _, env := range benchEnvs {
+		env.close()
 	}
 	for _, d := range benchDirs {
 		os.RemoveAll(d)
@@ -190,34 +196,52 @@ func dirSizeMB(dir string) float64 {
 	return float64(total) / (1 << 20)
 }
 
-// getEnv returns the index of kind over n passages, building it (and
-// dropping any other) on first use.
+// getEnv returns the index of kind over n passages, building it on first
+// use and dropping the indexes of other sizes. Kinds: "bleve", Bleve as
+// built, closed and reopened read-only as a search process opens it;
+// "bleve-merged", a copy of that index merged into one segment; "okapi",
+// with its corpus-wide postings built.
 func getEnv(b *testing.B, kind string, n int) *benchEnv {
-	if benchCur != nil && benchCur.kind == kind && benchCur.n == n {
-		return benchCur
+	key := fmt.Sprintf("%s/%d", kind, n)
+	if env := benchEnvs[key]; env != nil {
+		return env
 	}
-	if benchCur != nil {
-		benchCur.close()
-		benchCur = nil
+	for k, env := range benchEnvs {
+		if env.n != n {
+			env.close()
+			delete(benchEnvs, k)
+		}
+	}
+	if kind == "bleve-merged" {
+		env := mergedBleve(b, getEnv(b, "bleve", n))
+		benchEnvs[key] = env
+		return env
 	}
 	env := &benchEnv{kind: kind, n: n, latency: map[string][2]float64{}}
 	base := heapInUseMB()
 	ctx := context.Background()
 	var add func([]corpus.Passage) error
+	var built func()
 	switch kind {
 	case "bleve":
-		dir, err := os.MkdirTemp("", "bm25-bench-")
+		dir := benchTempDir(b)
+		path := filepath.Join(dir, "idx")
+		idx, err := OpenBleve(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchDirs = append(benchDirs, dir)
-		idx, err := OpenBleve(filepath.Join(dir, "idx"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		env.r, env.dir = idx, dir
-		env.close = func() { idx.Close(); os.RemoveAll(dir) }
+		env.dir = dir
 		add = func(ps []corpus.Passage) error { return idx.Index(ctx, ps) }
+		built = func() {
+			if err := idx.Close(); err != nil {
+				b.Fatal(err)
+			}
+			ro, err := OpenBleveWith(path, BleveOptions{ReadOnly: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			env.r, env.close = ro, func() { ro.Close(); os.RemoveAll(dir) }
+		}
 	case "okapi":
 		o, err := NewOkapi(OkapiOptions{})
 		if err != nil {
@@ -225,6 +249,9 @@ func getEnv(b *testing.B, kind string, n int) *benchEnv {
 		}
 		env.r, env.close = o, func() {}
 		add = o.Add
+		built = func() {}
+	default:
+		b.Fatalf("unknown kind %q", kind)
 	}
 	start := time.Now()
 	batch := make([]corpus.Passage, 0, benchBuildBatch)
@@ -241,12 +268,59 @@ func getEnv(b *testing.B, kind string, n int) *benchEnv {
 		}
 	}
 	env.buildRate = float64(n) / (time.Since(start) - gen).Seconds()
+	built()
 	env.heapMB = heapInUseMB() - base
 	if env.dir != "" {
 		env.diskMB = dirSizeMB(env.dir)
 	}
-	benchCur = env
+	if o, ok := env.r.(*Okapi); ok {
+		t := time.Now()
+		o.PrepareCorpus()
+		env.prepareMs = float64(time.Since(t)) / 1e6
+		env.postingsMB = heapInUseMB() - base - env.heapMB
+	}
+	benchEnvs[key] = env
 	return env
+}
+
+func benchTempDir(b *testing.B) string {
+	dir, err := os.MkdirTemp("", "bm25-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDirs = append(benchDirs, dir)
+	return dir
+}
+
+// mergedBleve copies the index of src, which is open read-only and so
+// unchanging, merges the copy into one segment, and opens it read-only.
+func mergedBleve(b *testing.B, src *benchEnv) *benchEnv {
+	dir := benchTempDir(b)
+	path := filepath.Join(dir, "idx")
+	if out, err := exec.Command("cp", "-r", filepath.Join(src.dir, "idx"), path).CombinedOutput(); err != nil {
+		b.Fatalf("copy the Bleve index: %v: %s", err, out)
+	}
+	idx, err := OpenBleve(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ai, err := idx.idx.Advanced()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if err := ai.(*scorch.Scorch).ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("merged %d passages into one segment in %v", src.n, time.Since(start).Round(time.Millisecond))
+	if err := idx.Close(); err != nil {
+		b.Fatal(err)
+	}
+	ro, err := OpenBleveWith(path, BleveOptions{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchEnv{kind: "bleve-merged", n: src.n, r: ro, dir: dir, close: func() { ro.Close(); os.RemoveAll(dir) }, latency: map[string][2]float64{}}
 }
 
 func percentiles(ds []time.Duration) (p50, p99 float64) {
@@ -305,6 +379,10 @@ func benchScorer(b *testing.B, kind string) {
 					if env.dir != "" {
 						b.ReportMetric(env.diskMB, "disk-MB")
 					}
+					if kind == "okapi" {
+						b.ReportMetric(env.prepareMs, "prepare-ms")
+						b.ReportMetric(env.postingsMB, "postings-MB")
+					}
 				})
 			}
 		})
@@ -315,8 +393,109 @@ func benchScorer(b *testing.B, kind string) {
 // the numbers measured.
 func BenchmarkBleve(b *testing.B) { benchScorer(b, "bleve") }
 
-// BenchmarkOkapi measures the in-memory Okapi reference scorer.
+// BenchmarkOkapi measures the in-memory Okapi reference scorer. Its
+// corpus-wide postings are built before the queries are timed
+// (prepare-ms, postings-MB).
 func BenchmarkOkapi(b *testing.B) { benchScorer(b, "okapi") }
+
+// Corpus-wide latency target of issue 13, and the size of the sweep that
+// measures it: every engine runs every query in every round, the engines
+// interleaved query by query so that load from other processes falls on
+// all of them alike.
+const (
+	corpusTargetMs = 10
+	corpusQueries  = 500
+	corpusRounds   = 3
+)
+
+// BenchmarkCorpusWide times corpus-wide queries (no paper filter), K = 5, in
+// one sweep over every engine: "bleve" (as built and reopened read-only,
+// as a search process opens it), "bleve-merged" (the same index merged into
+// one segment), "okapi" (corpus-wide postings) and "okapi-bypaper" (the
+// same Okapi scored paper by paper, as before the postings; same hits and
+// scores). It prints each engine's p50 and p99, each p99 against the 10 ms
+// target, and Bleve's p99 against Okapi's. One iteration is the whole sweep:
+// run it with -benchtime 1x, and -count N for repeated sweeps.
+func BenchmarkCorpusWide(b *testing.B) {
+	for _, n := range []int{5000, 100000, benchMillion} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if n == benchMillion && !millionSelected() {
+				b.Skipf("1M passages take minutes to build: select with -bench 'CorpusWide/N=1000000' or %s=1", benchMillionEnvVar)
+			}
+			ok := getEnv(b, "okapi", n)
+			o := ok.r.(*Okapi)
+			bl := getEnv(b, "bleve", n)
+			merged := getEnv(b, "bleve-merged", n)
+			ctx := context.Background()
+			engines := []struct {
+				name   string
+				search func(retrieve.Query) ([]retrieve.Hit, error)
+			}{
+				{"bleve", func(q retrieve.Query) ([]retrieve.Hit, error) { return bl.r.Search(ctx, q) }},
+				{"bleve-merged", func(q retrieve.Query) ([]retrieve.Hit, error) { return merged.r.Search(ctx, q) }},
+				{"okapi", func(q retrieve.Query) ([]retrieve.Hit, error) { return o.Search(ctx, q) }},
+				{"okapi-bypaper", func(q retrieve.Query) ([]retrieve.Hit, error) { return o.search(ctx, q, o.scoreCorpusByPaper) }},
+			}
+			queries := make([]retrieve.Query, corpusQueries)
+			for i := range queries {
+				queries[i] = benchQuery(i, n)
+				queries[i].PaperID = ""
+			}
+			// Warm up: Bleve's segments are memory-mapped and fault in on
+			// first reads.
+			for _, q := range queries[:20] {
+				for _, e := range engines {
+					if _, err := e.search(q); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.Logf("load average before: %s", loadAvg())
+			lat := make([][]time.Duration, len(engines))
+			b.ResetTimer()
+			for range b.N {
+				for r := range corpusRounds {
+					for i, q := range queries {
+						for j := range engines {
+							e := (i + r + j) % len(engines) // rotate who goes first
+							t := time.Now()
+							if _, err := engines[e].search(q); err != nil {
+								b.Fatal(err)
+							}
+							lat[e] = append(lat[e], time.Since(t))
+						}
+					}
+				}
+			}
+			b.StopTimer()
+			b.Logf("load average after: %s", loadAvg())
+			p99 := map[string]float64{}
+			for e, eng := range engines {
+				p50, p := percentiles(lat[e])
+				p99[eng.name] = p
+				b.ReportMetric(p50, eng.name+"-p50-ms")
+				b.ReportMetric(p, eng.name+"-p99-ms")
+			}
+			b.ReportMetric(p99["bleve"]/corpusTargetMs, "bleve-p99/10ms")
+			b.ReportMetric(p99["okapi"]/corpusTargetMs, "okapi-p99/10ms")
+			b.ReportMetric(p99["bleve"]/p99["okapi"], "bleve/okapi-p99")
+			b.ReportMetric(p99["okapi-bypaper"]/p99["okapi"], "bypaper/okapi-p99")
+			b.ReportMetric(ok.prepareMs, "okapi-prepare-ms")
+			b.ReportMetric(ok.postingsMB, "okapi-postings-MB")
+		})
+	}
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages, to read a sweep's
+// numbers by: other processes share the cores.
+func loadAvg() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(raw))
+	return strings.Join(f[:min(3, len(f))], " ")
+}
 
 func TestBenchCorpus(t *testing.T) {
 	// The generator is deterministic and its words survive analysis as

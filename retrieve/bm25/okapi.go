@@ -66,12 +66,16 @@ type Okapi struct {
 	tokens int64
 	papers map[string]*okPaper
 
-	// The corpus-wide mean idf costs a pass over the vocabulary, so it is
-	// computed on the first corpus-wide search after a change, by a search
-	// that holds only mu.RLock; gmu orders those searches.
-	gmu    sync.Mutex
-	avgIDF float64
-	avgOK  bool
+	// The corpus-wide mean idf costs a pass over the vocabulary, so the
+	// first corpus-wide search after a change computes it, holding only
+	// mu.RLock; gmu orders those searches. The corpus-wide postings cost a
+	// pass over every paper's, and are built in the background
+	// (readyCorpus). A change drops both.
+	gmu      sync.Mutex
+	avgIDF   float64
+	avgOK    bool
+	corpus   *okCorpus // nil until built
+	building bool      // a goroutine is building corpus
 }
 
 // okPaper is one paper's passages and their inverted index in compressed
@@ -297,6 +301,7 @@ func (o *Okapi) account(p *okPaper, sign int) {
 	}
 	o.gmu.Lock()
 	o.avgOK = false
+	o.corpus = nil
 	o.gmu.Unlock()
 }
 
@@ -391,7 +396,20 @@ func (t *topK) offer(h okHit) {
 // statistics, or against every passage with corpus statistics when PaperID
 // is empty. Only passages containing at least one query term are returned
 // (rank_bm25's get_top_n would pad with zero-score passages).
+//
+// Corpus-wide searches read only the postings of the query's terms, from
+// corpus-wide postings built in the background after loading or a change
+// ([Okapi.PrepareCorpus]); until they are ready, every paper is scored in
+// turn, with the same hits and scores.
 func (o *Okapi) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+	return o.search(ctx, q, o.scoreCorpus)
+}
+
+// corpusScorer adds to top the corpus-wide scores of the passages holding
+// a query term; each qterm's idf is the corpus-wide one. o.mu is held.
+type corpusScorer func(ctx context.Context, qs []qterm, avgdl float64, top *topK) error
+
+func (o *Okapi) search(ctx context.Context, q retrieve.Query, corpusWide corpusScorer) ([]retrieve.Hit, error) {
 	if q.K <= 0 {
 		return nil, fmt.Errorf("bm25: okapi: k=%d: %w", q.K, ErrInvalidK)
 	}
@@ -422,16 +440,8 @@ func (o *Okapi) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, e
 		for i := range qs {
 			qs[i].idf = flooredIDF(n, float64(o.df[qs[i].id]), floor)
 		}
-		avgdl := float64(o.tokens) / n
-		sc := &scratch{}
-		i := 0
-		for paper, p := range o.papers {
-			if i++; i%256 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, fmt.Errorf("bm25: okapi: %w", err)
-				}
-			}
-			o.scorePaper(paper, p, qs, math.NaN(), avgdl, sc, top)
+		if err := corpusWide(ctx, qs, float64(o.tokens)/n, top); err != nil {
+			return nil, fmt.Errorf("bm25: okapi: %w", err)
 		}
 	}
 	sort.Slice(top.h, func(i, j int) bool { return better(top.h[i], top.h[j]) })
@@ -451,6 +461,15 @@ func flooredIDF(n, df, floor float64) float64 {
 	}
 	return floor
 }
+
+// okapiNorm is the length normalisation of a passage of dl tokens,
+// k1·(1 − b + b·dl/avgdl), and okapiTerm one query term's share of the
+// passage's score, with w = count × idf and tf the term's frequency in the
+// passage. Per-paper and corpus-wide scoring both call them, so the two add
+// up the same bits; corpus-wide scoring computes each passage's norm once.
+func okapiNorm(dl, avgdl, k1, b float64) float64 { return k1 * (1 - b + b*dl/avgdl) }
+
+func okapiTerm(w, tf, norm, k1 float64) float64 { return w * tf * (k1 + 1) / (tf + norm) }
 
 // scratch is per-search working space reused across papers.
 type scratch struct {
@@ -484,9 +503,8 @@ func (o *Okapi) scorePaper(paper string, p *okPaper, qs []qterm, floor, avgdl fl
 		}
 		w := qt.count * idf
 		for k := lo; k < hi; k++ {
-			doc, tf := p.post[2*k], float64(p.post[2*k+1])
-			dl := float64(p.passages[doc].Len)
-			scores[doc] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*dl/avgdl))
+			doc := p.post[2*k]
+			scores[doc] += okapiTerm(w, float64(p.post[2*k+1]), okapiNorm(float64(p.passages[doc].Len), avgdl, k1, b), k1)
 			seen[doc] = true
 		}
 		matched = true
