@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -114,7 +113,7 @@ func Run(ctx context.Context, cfg Config, qs []bench.Question) (Result, error) {
 			return res, fmt.Errorf("model %s: %w", m, err)
 		}
 		res.Models = append(res.Models, Model{Name: m, Run: r})
-		md, err := os.ReadFile(filepath.Join(r.Dir, "summary.md"))
+		md, err := run.Dir(r.Dir).SummaryMarkdown()
 		if err != nil {
 			return res, fmt.Errorf("model %s: %w", m, err)
 		}
