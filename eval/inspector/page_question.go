@@ -1,0 +1,298 @@
+package inspector
+
+import (
+	"fmt"
+	"html/template"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/paperlens/paperlens/eval/mode"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/retrieve/evidence"
+)
+
+type goldLoc struct {
+	Q                   string // question id (paper view)
+	QURL                string
+	Sentence            string
+	Found               bool
+	PassageID, URL      string
+	Section             string
+	Start, End, Ordinal int
+	Coverage            float64
+}
+
+type passView struct {
+	Rank                 int
+	Score                float64
+	Retriever            string
+	ID, URL, Section     string
+	Tokens, Start, End   int
+	Text                 template.HTML
+	HasGold, Unavailable bool
+	Why                  string // why the text is unavailable
+}
+
+type runLink struct {
+	Run            int
+	Marks, Class   string
+	URL            string
+	Selected       bool
+	Correct, Error bool
+}
+
+type webView struct {
+	run.WebItem
+	Href string
+}
+
+type modeCol struct {
+	Mode, Kind    string
+	Paper         bool // the whole paper was in the prompt
+	Runs          []runLink
+	Rec           *run.Record
+	Mark, Class   string
+	PaperTokens   int
+	Passages      []passView
+	NotRetrieved  []goldLoc
+	Web           []webView
+	Oracle        string
+	Retrievers    string
+	RecallPercent string
+	GoldUnknown   string // why the retrieved gold cannot be told
+}
+
+type questionData struct {
+	Title      string
+	Run        *Run
+	Q          *Question
+	Options    []string
+	Stem       string
+	Gold       []goldLoc
+	Modes      []modeCol
+	RunSel     int
+	Prev, Next string
+	ListURL    string
+	PaperURL   string
+	PaperTitle string
+	Breakdown  [][2]string
+	Stale      string
+}
+
+// questionCtx is what every mode column of one question page shares.
+type questionCtx struct {
+	r    *Run
+	q    *Question
+	p    *paper // nil when the paper cannot be read from the corpus
+	gold *evidence.Gold
+	locs []evidence.Location // where each gold sentence is in the paper
+	sel  int                 // the run asked for (?run=N)
+}
+
+// questionPage is one question with every mode side by side (or one,
+// ?mode=M), each showing the run asked for or its first.
+func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
+	r := s.Run(runID)
+	if r == nil {
+		return nil, false
+	}
+	q := r.byID[qid]
+	if q == nil {
+		return nil, false
+	}
+	c := questionCtx{r: r, q: q, p: s.papers.get(r.home, q.PaperID), gold: q.Gold()}
+	c.sel, _ = strconv.Atoi(req.URL.Query().Get("run"))
+	d := c.header()
+	showMode := req.URL.Query().Get("mode")
+	for _, m := range r.Modes {
+		if showMode == "" || m == showMode {
+			d.Modes = append(d.Modes, c.column(m))
+		}
+	}
+	d.RunSel = c.sel
+	return d, true
+}
+
+// header fills the page but for its mode columns: neighbours, the
+// question, its paper and where its gold evidence is.
+func (c *questionCtx) header() questionData {
+	r, q, p := c.r, c.q, c.p
+	d := questionData{Title: q.ID + " · " + r.Name, Run: r, Q: q, ListURL: runURL(r), PaperURL: paperURL(r, q.PaperID)}
+	if q.Index > 0 {
+		d.Prev = questionURL(r, r.Questions[q.Index-1].ID)
+	}
+	if q.Index+1 < len(r.Questions) {
+		d.Next = questionURL(r, r.Questions[q.Index+1].ID)
+	}
+	for _, f := range slices.Sorted(maps.Keys(q.Breakdown)) {
+		d.Breakdown = append(d.Breakdown, [2]string{f, q.Breakdown[f]})
+	}
+	if len(q.MCQ.Options) > 0 {
+		d.Stem = q.MCQ.Stem
+		d.Options = q.MCQ.OptionLines()
+	}
+	if p != nil {
+		d.PaperTitle = p.Doc.Title
+	}
+	d.Stale = staleNote(r, p)
+	if c.gold != nil && !c.gold.Empty() {
+		c.locs = locate(c.gold, p)
+		for _, l := range c.locs {
+			d.Gold = append(d.Gold, locView(r, q.PaperID, p, l))
+		}
+	}
+	return d
+}
+
+// column is one mode's record: its runs, the passages, gold excerpt or
+// web results it was given, and the gold evidence it did not retrieve.
+func (c *questionCtx) column(m string) modeCol {
+	spec, _ := mode.Lookup(m)
+	col := modeCol{Mode: m, Kind: mode.KindOf(m), Paper: spec.NeedsPaper()}
+	if c.p != nil {
+		col.PaperTokens = c.p.Doc.Tokens
+	}
+	rs := c.q.Records[m]
+	if len(rs) == 0 {
+		return col
+	}
+	rec := c.pickRun(&col, rs)
+	col.Rec = &rec
+	col.Mark, col.Class = mark(rec)
+	if rec.Recall != nil {
+		col.RecallPercent = fmt.Sprintf("%.0f%%", 100**rec.Recall)
+	}
+	got := c.passages(&col, rec)
+	if (len(col.Passages) > 0 || spec.NeedsIndex()) && c.gold != nil && !c.gold.Empty() {
+		c.notRetrieved(&col, got)
+	}
+	for _, w := range rec.Web {
+		col.Web = append(col.Web, webView{WebItem: w, Href: safeHref(w.URL)})
+	}
+	return col
+}
+
+// pickRun links every run of the mode and returns the one asked for, or
+// the first.
+func (c *questionCtx) pickRun(col *modeCol, rs []run.Record) run.Record {
+	pick := 0
+	for i, x := range rs {
+		mk, cl := mark(x)
+		if x.Run == c.sel {
+			pick = i
+		}
+		col.Runs = append(col.Runs, runLink{Run: x.Run, Marks: mk, Class: cl, URL: questionURL(c.r, c.q.ID) + "?run=" + strconv.Itoa(x.Run)})
+	}
+	col.Runs[pick].Selected = true
+	return rs[pick]
+}
+
+// passages shows the paper's passages the record was given, in rank
+// order with the gold evidence marked, and returns their texts ("" for
+// one that cannot be read).
+func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
+	var got []string
+	retr := map[string]bool{}
+	for _, ci := range rec.Context {
+		switch {
+		case ci.Retriever == "web":
+			continue
+		case ci.PassageID == "gold":
+			col.Oracle = c.q.Evidence
+			continue
+		}
+		retr[ci.Retriever] = true
+		pv, text := c.passage(ci)
+		got = append(got, text)
+		col.Passages = append(col.Passages, pv)
+	}
+	col.Retrievers = strings.Join(slices.Sorted(maps.Keys(retr)), ", ")
+	return got
+}
+
+func (c *questionCtx) passage(ci run.ContextItem) (passView, string) {
+	pv := passView{Rank: ci.Rank, Score: ci.Score, Retriever: ci.Retriever, ID: ci.PassageID, URL: passageURL(c.r, c.q.PaperID, ci.PassageID)}
+	var text string
+	if c.p != nil {
+		if i, ok := c.p.ord[ci.PassageID]; ok {
+			ps := c.p.Passages[i]
+			text, pv.Section, pv.Tokens, pv.Start, pv.End = ps.Text, ps.Section, ps.Tokens, ps.Start, ps.End
+		}
+	}
+	if text == "" {
+		pv.Unavailable = true
+		pv.Why = "the paper cannot be read from the corpus"
+		if c.p != nil {
+			pv.Why = "no passage with this id in the paper as stored now (re-ingested since the run?)"
+		}
+	}
+	sp := c.gold.Spans(text)
+	pv.HasGold = len(sp) > 0
+	pv.Text = highlight(text, sp, goldSentences)
+	return pv, text
+}
+
+// goldSentences names the gold sentences a highlight matches.
+func goldSentences(ss []int) string {
+	var parts []string
+	for _, i := range ss {
+		parts = append(parts, fmt.Sprintf("gold sentence %d", i+1))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// notRetrieved lists the gold sentences none of the passages got holds,
+// or says why that cannot be told.
+func (c *questionCtx) notRetrieved(col *modeCol, got []string) {
+	unknown := 0
+	for _, pv := range col.Passages {
+		if pv.Unavailable {
+			unknown++
+		}
+	}
+	if unknown > 0 {
+		col.GoldUnknown = fmt.Sprintf("%d of the %d passages this mode got cannot be read, so which gold evidence it retrieved is not known here.", unknown, len(col.Passages))
+		return
+	}
+	sc := c.gold.Score(got)
+	for i, fr := range sc.FirstRank {
+		if fr == 0 && i < len(c.locs) {
+			col.NotRetrieved = append(col.NotRetrieved, locView(c.r, c.q.PaperID, c.p, c.locs[i]))
+		}
+	}
+}
+
+// staleNote warns when a paper was re-ingested after the run started: the
+// passages shown may not be the ones the run was given.
+func staleNote(r *Run, p *paper) string {
+	if p == nil || r.started.IsZero() || !p.Doc.IngestedAt.After(r.started) {
+		return ""
+	}
+	return fmt.Sprintf("Paper %s was ingested again at %s, after this run started (%s): the passages shown may differ from what the run was given.",
+		p.Doc.PaperID, p.Doc.IngestedAt.Format("2006-01-02 15:04"), r.started.Format("2006-01-02 15:04"))
+}
+
+func locate(g *evidence.Gold, p *paper) []evidence.Location {
+	var ids, texts []string
+	if p != nil {
+		for _, x := range p.Passages {
+			ids, texts = append(ids, x.PassageID), append(texts, x.Text)
+		}
+	}
+	return g.Locate(ids, texts)
+}
+
+func locView(r *Run, pid string, p *paper, l evidence.Location) goldLoc {
+	g := goldLoc{Sentence: l.Sentence, Found: l.PassageID != "", PassageID: l.PassageID, Coverage: l.Coverage, Ordinal: l.Ordinal}
+	if g.Found {
+		g.URL = passageURL(r, pid, l.PassageID)
+		if p != nil && l.Ordinal >= 0 && l.Ordinal < len(p.Passages) {
+			x := p.Passages[l.Ordinal]
+			g.Section, g.Start, g.End = x.Section, x.Start, x.End
+		}
+	}
+	return g
+}
