@@ -9,11 +9,9 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -139,8 +137,7 @@ flag to change. --price in=X,out=Y adds the cost per mode to the summary.
   paperlens eval --bench elaipbench --data elabench.jsonl --model o4-mini --paradigm reasoning --reasoning-effort high --price in=1.1,out=4.4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 			res, plan, err := runEval(ctx, homeDir(cmd), &f, cmd.Flags().Changed, os.Stderr)
 			if plan != nil {
 				return printPlan(os.Stdout, *plan, f.asJSON)

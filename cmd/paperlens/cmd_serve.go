@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,8 +68,7 @@ before the end is summarised from its records and marked incomplete.`,
 			}
 			srv := site.Server(0)
 			fmt.Fprintf(os.Stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 			go func() {
 				<-ctx.Done()
 				sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
