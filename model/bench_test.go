@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // 1,000 calls, 32 at a time, against the fake standing in for a server

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // The fake stands in for a paid API: every request reaching it is money,

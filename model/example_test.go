@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // A reasoning model behind an OpenAI-compatible server, called through the

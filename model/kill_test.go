@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // A run killed with SIGKILL right after a paid call returns keeps that

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 func ptr[T any](v T) *T { return &v }

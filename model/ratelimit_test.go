@@ -10,8 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // recorder is an instant Chat noting when each call arrived (in the

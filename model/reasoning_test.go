@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // The fake stands in for OpenAI's o-series and GPT-5 endpoints, which refuse

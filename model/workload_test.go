@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // A benchmark run in miniature: 400 questions through the full Stack, 16

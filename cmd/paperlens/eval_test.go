@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/model/modeltest"
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
 // writeQuestions writes n closed-book multiple-choice questions in the

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/model/modeltest"
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
 // A dead endpoint (nothing listens on the port) and a rejected key stop

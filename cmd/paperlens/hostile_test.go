@@ -18,8 +18,8 @@ import (
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/internal/pdftest"
-	"github.com/paperlens/paperlens/model/modeltest"
 )
 
 // crashWords are what a Go fatal error prints; none may reach the user.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/model/modeltest"
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
 // Two evals of different models on one home run at once: the first, held

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/retrieve/vector/qdrant/qdranttest"
+	"github.com/paperlens/paperlens/internal/qdranttest"
 )
 
 func TestIndexSearchAndEvalRetrievalJSON(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/vectortest"
 	"github.com/paperlens/paperlens/retrieve/vector"
-	"github.com/paperlens/paperlens/retrieve/vector/vectortest"
 )
 
 func openDir(t *testing.T, dir string) *vector.Embedded {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/paperlens/paperlens/internal/qdranttest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 	"github.com/paperlens/paperlens/retrieve/vector/qdrant"
-	"github.com/paperlens/paperlens/retrieve/vector/qdrant/qdranttest"
 )
 
 func ExampleOpen() {

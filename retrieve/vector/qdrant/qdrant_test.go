@@ -14,10 +14,10 @@ import (
 
 	qc "github.com/qdrant/go-client/qdrant"
 
+	"github.com/paperlens/paperlens/internal/qdranttest"
+	"github.com/paperlens/paperlens/internal/vectortest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 	"github.com/paperlens/paperlens/retrieve/vector/qdrant"
-	"github.com/paperlens/paperlens/retrieve/vector/qdrant/qdranttest"
-	"github.com/paperlens/paperlens/retrieve/vector/vectortest"
 )
 
 // Most tests run against qdranttest's fake: an in-memory server speaking
