@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/google/renameio/v2"
+
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/embed"
@@ -19,9 +21,12 @@ import (
 	"github.com/paperlens/paperlens/retrieve/vector"
 )
 
-// embedBatch is how many passages go to the embedder at once; each batch is
-// stored before the next, so a failure keeps what was done.
-const embedBatch = 128
+// embedBatch is how many passages go to the embedder at once, from as many
+// papers as it takes; each batch is stored before the next, so a failure
+// keeps what was done. One store write per paper (a bbolt commit and fsync
+// each) held the build of one-passage papers to ~10 passages/s; a remote
+// embedder splits the batch into requests itself (--embed-batch).
+const embedBatch = 1024
 
 func (ix *Index) vectorDir() string { return filepath.Join(ix.dir, "vectors") }
 
@@ -34,7 +39,9 @@ func (ix *Index) family() string {
 	return ix.cfg.Embedder + ":" + ix.cfg.EmbedModel
 }
 
-func (ix *Index) openDense(ctx context.Context) error {
+// checkDense refuses, from the state alone, an embedder or store other
+// than the one the vectors are in, and an embedder it cannot build.
+func (ix *Index) checkDense() error {
 	if fam := stateFamily(ix.st.Embedder); fam != "" && fam != ix.family() {
 		return fmt.Errorf("the dense index in %s was built with %s; you asked for %s: run 'paperlens index --rebuild' to re-embed, or pass the embedder it was built with",
 			ix.dir, fam, ix.family())
@@ -45,6 +52,43 @@ func (ix *Index) openDense(ctx context.Context) error {
 	}
 	switch ix.cfg.Embedder {
 	case "lsa":
+	case "openai":
+		if ix.cfg.NewEmbedder == nil {
+			return errors.New("embedder openai needs an endpoint: set --embed-base-url (or OPENAI_BASE_URL) and --embed-model")
+		}
+	default:
+		return fmt.Errorf("unknown embedder %q: use lsa (embedded, no download) or openai (any /v1/embeddings endpoint)", ix.cfg.Embedder)
+	}
+	return nil
+}
+
+// ensureDense loads the embedder and opens the vector store, once: at Open
+// for a writer, on the first dense or hybrid retriever for a read-only
+// index. A failure is kept and returned again, but for a cancelled ctx.
+func (ix *Index) ensureDense(ctx context.Context) error {
+	ix.denseMu.Lock()
+	defer ix.denseMu.Unlock()
+	if ix.denseLoaded {
+		return ix.denseErr
+	}
+	err := ix.loadDense(ctx)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	ix.denseLoaded, ix.denseErr = true, err
+	return err
+}
+
+// loadedEmbedder is the embedder if it is loaded, else nil.
+func (ix *Index) loadedEmbedder() embed.Embedder {
+	ix.denseMu.Lock()
+	defer ix.denseMu.Unlock()
+	return ix.emb
+}
+
+func (ix *Index) loadDense(ctx context.Context) error {
+	switch ix.cfg.Embedder {
+	case "lsa":
 		m, err := lsa.Load(ix.lsaPath())
 		if err == nil {
 			ix.emb = m
@@ -52,9 +96,6 @@ func (ix *Index) openDense(ctx context.Context) error {
 			return fmt.Errorf("load LSA model %s: %w (run 'paperlens index --rebuild')", ix.lsaPath(), err)
 		}
 	case "openai":
-		if ix.cfg.NewEmbedder == nil {
-			return errors.New("embedder openai needs an endpoint: set --embed-base-url (or OPENAI_BASE_URL) and --embed-model")
-		}
 		e, err := ix.cfg.NewEmbedder(ctx)
 		if err != nil {
 			return err
@@ -68,8 +109,14 @@ func (ix *Index) openDense(ctx context.Context) error {
 			return fmt.Errorf("open embedding cache: %w", err)
 		}
 		ix.emb = c
-	default:
-		return fmt.Errorf("unknown embedder %q: use lsa (embedded, no download) or openai (any /v1/embeddings endpoint)", ix.cfg.Embedder)
+	}
+	if ix.cfg.ReadOnly && ix.emb != nil && ix.st.Embedder != "" && ix.st.Embedder != ix.emb.Name() {
+		// Stale compares these when the model is loaded; a read-only open
+		// loads it only now. Builds write the LSA fit's corpus key after
+		// dropping the old vectors, so only a home built before that order
+		// gets here.
+		return fmt.Errorf("the vectors in %s came from %s, the embedder is %s: run 'paperlens index': %w",
+			ix.dir, ix.st.Embedder, ix.emb.Name(), ErrStale)
 	}
 	if ix.st.Dim > 0 {
 		return ix.openStore(ctx, ix.st.Dim)
@@ -99,7 +146,7 @@ func (ix *Index) openStore(ctx context.Context, dim int) error {
 		}
 		s, err := open(ix.vectorDir())
 		if err != nil {
-			return fmt.Errorf("open vector store: %w", err)
+			return fmt.Errorf("open vector store: %w (if the file is damaged, run 'paperlens index --rebuild')", err)
 		}
 		ix.vec = s
 	case "qdrant":
@@ -153,40 +200,79 @@ func corpusKey(docs []corpus.Document) string {
 
 func (ix *Index) lsaKeyPath() string { return ix.lsaPath() + ".corpus" }
 
+// fitResult is an LSA fit run by startFit.
+type fitResult struct {
+	model *lsa.Model
+	key   string // the corpus it was fitted on (corpusKey)
+	err   error
+}
+
+// startFit starts fitting a new LSA model when the corpus is not the one
+// the model was fitted on, reading every passage into src for the build
+// to reuse. The fit has no side effects: a build that fails or is
+// cancelled meanwhile returns without waiting for it, and it is dropped.
+// It returns nil when no fit is needed.
+func (ix *Index) startFit(docs []corpus.Document, src *passageSource, progress Progress) (<-chan fitResult, error) {
+	if ix.cfg.Embedder != "lsa" || len(docs) == 0 {
+		return nil, nil
+	}
+	key := corpusKey(docs)
+	if old, _ := os.ReadFile(ix.lsaKeyPath()); ix.emb != nil && string(old) == key {
+		return nil, nil
+	}
+	src.all = make(map[string][]corpus.Passage, len(docs))
+	var texts []string
+	for _, d := range docs {
+		ps, err := ix.corpus.Passages(d.PaperID)
+		if err != nil {
+			return nil, err
+		}
+		src.all[d.PaperID] = ps
+		for _, p := range ps {
+			texts = append(texts, p.Text)
+		}
+	}
+	progress("lsa   fitting on %d passages", len(texts))
+	out := make(chan fitResult, 1)
+	dim := ix.cfg.LSADim
+	go func() {
+		m, err := lsa.Fit(texts, lsa.Options{Dim: dim})
+		out <- fitResult{model: m, key: key, err: err}
+	}()
+	return out, nil
+}
+
 // updateDense embeds what is not embedded yet. LSA is fitted on the whole
-// corpus, so when the corpus changes it is refitted and every passage is
-// embedded again (cheap: it runs locally); a remote model's vectors are
-// cached by text and never recomputed.
-func (ix *Index) updateDense(ctx context.Context, docs []corpus.Document, progress Progress, touched map[string]bool) (int, error) {
+// corpus, so when the corpus changes it is refitted (startFit) and every
+// passage is embedded again (cheap: it runs locally); a remote model's
+// vectors are cached by text and never recomputed. Passages go to the
+// embedder and the store embedBatch at a time, across papers, and each
+// batch's papers are marked once it is stored.
+func (ix *Index) updateDense(ctx context.Context, docs []corpus.Document, fit <-chan fitResult, src *passageSource, freshStore bool, saver *stateSaver, progress Progress, touched map[string]bool) (int, error) {
 	if len(docs) == 0 {
 		return 0, nil
 	}
-	if ix.cfg.Embedder == "lsa" {
-		key := corpusKey(docs)
-		old, _ := os.ReadFile(ix.lsaKeyPath())
-		if ix.emb == nil || string(old) != key {
-			var texts []string
-			for _, d := range docs {
-				ps, err := ix.corpus.Passages(d.PaperID)
-				if err != nil {
-					return 0, err
-				}
-				for _, p := range ps {
-					texts = append(texts, p.Text)
-				}
-			}
-			progress("lsa   fitting on %d passages", len(texts))
-			m, err := lsa.Fit(texts, lsa.Options{Dim: ix.cfg.LSADim})
-			if err != nil {
-				return 0, fmt.Errorf("fit LSA: %w", err)
-			}
-			if err := m.Save(ix.lsaPath()); err != nil {
-				return 0, fmt.Errorf("save LSA model: %w", err)
-			}
-			if err := os.WriteFile(ix.lsaKeyPath(), []byte(key), 0o644); err != nil {
+	var newKey string
+	if fit != nil {
+		var r fitResult
+		select {
+		case r = <-fit:
+		case <-ctx.Done():
+			return 0, fmt.Errorf("fit LSA: %w", ctx.Err())
+		}
+		if r.err != nil {
+			return 0, fmt.Errorf("fit LSA: %w", r.err)
+		}
+		if err := r.model.Save(ix.lsaPath()); err != nil {
+			return 0, fmt.Errorf("save LSA model: %w", err)
+		}
+		ix.emb, newKey = r.model, r.key
+		// A refit follows a change of papers, whose vectors Update left in
+		// the store (forgetDense): they go with the old fit's.
+		if ix.st.Embedder != "" {
+			if err := ix.dropVectors(ctx); err != nil {
 				return 0, err
 			}
-			ix.emb = m
 		}
 	}
 	if ix.st.Embedder != "" && ix.st.Embedder != ix.emb.Name() {
@@ -194,61 +280,102 @@ func (ix *Index) updateDense(ctx context.Context, docs []corpus.Document, progre
 			return 0, err
 		}
 	}
-	embedded := 0
-	for i, d := range docs {
-		if ix.st.Papers[d.PaperID].Dense {
-			continue
+	if newKey != "" {
+		// Written only now that no vector of another fit is left, so that
+		// a key that matches the corpus means the vectors are this model's.
+		if err := renameio.WriteFile(ix.lsaKeyPath(), []byte(newKey), 0o644, renameio.WithTempDir(ix.dir)); err != nil {
+			return 0, fmt.Errorf("save LSA model key %s: %w", ix.lsaKeyPath(), err)
 		}
-		ps, err := ix.corpus.Passages(d.PaperID)
-		if err != nil {
-			return embedded, err
-		}
-		progress("dense %d/%d %s (%d passages, %s)", i+1, len(docs), d.PaperID, len(ps), ix.emb.Name())
-		var pts []vector.Point
-		for start := 0; start < len(ps); start += embedBatch {
-			end := min(start+embedBatch, len(ps))
-			texts := make([]string, end-start)
-			for j := range texts {
-				texts[j] = ps[start+j].Text
-			}
-			vecs, err := ix.emb.Embed(ctx, texts, embed.Passage)
-			if err != nil {
-				return embedded, fmt.Errorf("embed %s passages %d–%d: %w", d.PaperID, start, end-1, err)
-			}
-			embedded += len(texts)
-			for j, v := range vecs {
-				pts = append(pts, vector.Point{ID: ps[start+j].PassageID, PaperID: d.PaperID, Vector: v})
-			}
-		}
-		if len(pts) == 0 {
-			ix.mark(d.PaperID, func(p *paperState) { p.Dense = true })
-			continue
-		}
-		dim := len(pts[0].Vector)
-		if ix.st.Dim != 0 && ix.st.Dim != dim {
-			return embedded, fmt.Errorf("the vectors in %s have dimension %d but %s gives %d: run 'paperlens index --rebuild'",
-				ix.dir, ix.st.Dim, ix.emb.Name(), dim)
-		}
-		if err := ix.openStore(ctx, dim); err != nil {
-			return embedded, err
-		}
-		if err := ix.vec.DeletePaper(ctx, d.PaperID); err != nil {
-			return embedded, err
-		}
-		if err := ix.vec.Upsert(ctx, pts); err != nil {
-			if errors.Is(err, vector.ErrDimension) {
-				return embedded, fmt.Errorf("%w: run 'paperlens index --rebuild'", err)
-			}
-			return embedded, fmt.Errorf("store vectors of %s: %w", d.PaperID, err)
-		}
-		ix.st.Dim, ix.st.Embedder, ix.st.Store = dim, ix.emb.Name(), ix.cfg.Store
-		ix.mark(d.PaperID, func(p *paperState) { p.Dense = true })
-		if err := ix.saveState(); err != nil {
-			return embedded, err
-		}
-		touched[d.PaperID] = true
 	}
-	return embedded, nil
+	todo := 0
+	for _, d := range docs {
+		if !ix.st.Papers[d.PaperID].Dense {
+			todo++
+		}
+	}
+	embedded, done := 0, 0
+	err := ix.pending(docs, src, func(p paperState) bool { return p.Dense }, embedBatch, func(papers []string, ps []corpus.Passage) error {
+		// Passage ids are fixed by a paper's fingerprint, and a paper whose
+		// fingerprint changed lost its vectors (forgetDense, dropVectors):
+		// vectors a killed build stored are overwritten by id, with no
+		// delete per paper.
+		if err := ix.embedStore(ctx, papers, ps, !freshStore); err != nil {
+			return err
+		}
+		embedded += len(ps)
+		done += len(papers)
+		for _, id := range papers {
+			ix.mark(id, func(p *paperState) { p.Dense = true })
+			touched[id] = true
+		}
+		progress("dense %d/%d papers to embed, %d passages (%s)", done, todo, embedded, ix.emb.Name())
+		return saver.marked()
+	})
+	return embedded, err
+}
+
+// embedStore embeds passages of papers and stores their vectors, first
+// deleting any the papers had when the store's content is unknown.
+func (ix *Index) embedStore(ctx context.Context, papers []string, ps []corpus.Passage, deleteFirst bool) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	span := papers[0]
+	if len(papers) > 1 {
+		span = fmt.Sprintf("papers %s…%s", papers[0], papers[len(papers)-1])
+	}
+	texts := make([]string, len(ps))
+	for i, p := range ps {
+		texts[i] = p.Text
+	}
+	vecs, err := ix.emb.Embed(ctx, texts, embed.Passage)
+	if err != nil {
+		return fmt.Errorf("embed %d passages of %s: %w", len(texts), span, err)
+	}
+	if len(vecs) != len(ps) {
+		return fmt.Errorf("embed %d passages of %s: the embedder returned %d vectors", len(texts), span, len(vecs))
+	}
+	dim := len(vecs[0])
+	pts := make([]vector.Point, 0, len(ps))
+	for i, p := range ps {
+		// A passage with no term the embedder knows (a heading "## 4.2", a
+		// row of numbers) embeds to zero, which has no direction: no query
+		// can be near it, so it is left out rather than failing the build.
+		if !isZero(vecs[i]) {
+			pts = append(pts, vector.Point{ID: p.PassageID, PaperID: p.PaperID, Vector: vecs[i]})
+		}
+	}
+	if ix.st.Dim != 0 && ix.st.Dim != dim {
+		return fmt.Errorf("the vectors in %s have dimension %d but %s gives %d: run 'paperlens index --rebuild'",
+			ix.dir, ix.st.Dim, ix.emb.Name(), dim)
+	}
+	if err := ix.openStore(ctx, dim); err != nil {
+		return err
+	}
+	if deleteFirst {
+		for _, id := range papers {
+			if err := ix.vec.DeletePaper(ctx, id); err != nil {
+				return fmt.Errorf("remove %s from vectors: %w", id, err)
+			}
+		}
+	}
+	if err := ix.vec.Upsert(ctx, pts); err != nil {
+		if errors.Is(err, vector.ErrDimension) {
+			return fmt.Errorf("%w: run 'paperlens index --rebuild'", err)
+		}
+		return fmt.Errorf("store vectors of %s: %w", span, err)
+	}
+	ix.st.Dim, ix.st.Embedder, ix.st.Store = dim, ix.emb.Name(), ix.cfg.Store
+	return nil
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // denseRetriever embeds the query and searches the vector store.
@@ -258,6 +385,9 @@ func (d *denseRetriever) Name() string { return Dense }
 
 func (d *denseRetriever) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
 	ix := d.ix
+	if err := ix.ensureDense(ctx); err != nil {
+		return nil, err
+	}
 	if ix.emb == nil || ix.vec == nil {
 		return nil, errors.New("no dense index yet: run 'paperlens index'")
 	}
@@ -265,14 +395,7 @@ func (d *denseRetriever) Search(ctx context.Context, q retrieve.Query) ([]retrie
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)
 	}
-	zero := true
-	for _, x := range vecs[0] {
-		if x != 0 {
-			zero = false
-			break
-		}
-	}
-	if zero {
+	if isZero(vecs[0]) {
 		return nil, fmt.Errorf("dense: query %q has no terms the embedder %s knows", truncate(q.Text, 60), ix.emb.Name())
 	}
 	ms, err := ix.vec.Search(ctx, vecs[0], q.PaperID, q.K)

@@ -4,9 +4,14 @@
 // (bm25, bleve, okapi, dense, hybrid) that search them.
 //
 // Progress is recorded per paper and per index in HOME/index/state.json,
-// written atomically after each paper, so an index build killed half-way
-// leaves nothing unmarked: a paper is searched only once it is marked, and the
-// next build redoes whatever is not.
+// written atomically a batch of papers at a time, so an index build killed
+// half-way leaves nothing marked that is not indexed and loses at most the
+// batches written since the last save: a paper is searched only once it is
+// marked, and the next build redoes whatever is not.
+//
+// An index opened read-only loads only what its retrievers need, when they
+// are first asked for: a bm25 search never reads the LSA model, the vector
+// store or the Okapi file.
 //
 // A home is searched read-only (Config.ReadOnly) once its indexes are up to
 // date: every file is read under a shared lock or not locked at all, so any
@@ -24,6 +29,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/renameio/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
@@ -101,10 +111,21 @@ type Index struct {
 	dir    string
 	corpus *corpus.Store
 	st     state
-	bleve  *bm25.Bleve
-	okapi  *bm25.Okapi
-	emb    embed.Embedder
-	vec    vector.Store
+	// stateFound says state.json existed when the index was opened: only
+	// then does every paper an index holds have its entry in st.
+	stateFound bool
+	bleve      *bm25.Bleve
+
+	// A read-only open loads Okapi, the embedder and the vector store on
+	// first use; the mutexes guard that load, the fields are set by it.
+	okapiMu     sync.Mutex
+	okapi       *bm25.Okapi
+	okapiErr    error
+	denseMu     sync.Mutex
+	denseLoaded bool
+	denseErr    error
+	emb         embed.Embedder
+	vec         vector.Store
 }
 
 // Dir is the index folder inside a home.
@@ -152,7 +173,11 @@ func Open(ctx context.Context, cfg Config, cs *corpus.Store) (*Index, error) {
 		ix.Close()
 		return nil, fmt.Errorf("open Okapi index %s: %w (remove it or run 'paperlens index --rebuild')", ix.okapiPath(), err)
 	}
-	if err := ix.openDense(ctx); err != nil {
+	if err := ix.checkDense(); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	if err := ix.ensureDense(ctx); err != nil {
 		ix.Close()
 		return nil, err
 	}
@@ -180,19 +205,21 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 	} else if err != nil {
 		return fmt.Errorf("open BM25 index: %w", err)
 	}
-	if ix.okapi, err = bm25.LoadOkapi(ix.okapiPath()); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(ix.okapiPath()); errors.Is(err, os.ErrNotExist) {
 		// Update writes the file only once it has a paper to put in it, so
 		// an empty corpus has none; Stale catches any paper it should hold.
-		ix.okapi, err = bm25.NewOkapi(bm25.OkapiOptions{})
+		if ix.okapi, err = bm25.NewOkapi(bm25.OkapiOptions{}); err != nil {
+			return err
+		}
 		for id, p := range ix.st.Papers {
 			p.Okapi = false
 			ix.st.Papers[id] = p
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("open Okapi index %s: %w (remove it or run 'paperlens index --rebuild')", ix.okapiPath(), err)
-	}
-	if err := ix.openDense(ctx); err != nil {
+	// The Okapi file, the LSA model and the vectors are read when a
+	// retriever needs them (loadOkapi, ensureDense): a bm25 search, the
+	// common case, reads none of them.
+	if err := ix.checkDense(); err != nil {
 		return err
 	}
 	reason, err := ix.Stale()
@@ -203,6 +230,22 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 		return fmt.Errorf("index in %s: %s: %w", ix.dir, reason, ErrStale)
 	}
 	return nil
+}
+
+// loadOkapi reads the Okapi file of a read-only index the first time the
+// okapi retriever is asked for.
+func (ix *Index) loadOkapi() (*bm25.Okapi, error) {
+	ix.okapiMu.Lock()
+	defer ix.okapiMu.Unlock()
+	if ix.okapi == nil && ix.okapiErr == nil {
+		o, err := bm25.LoadOkapi(ix.okapiPath())
+		if err != nil {
+			ix.okapiErr = fmt.Errorf("open Okapi index %s: %w (run 'paperlens index --rebuild')", ix.okapiPath(), err)
+		} else {
+			ix.okapi = o
+		}
+	}
+	return ix.okapi, ix.okapiErr
 }
 
 // Stale says why Update would change the indexes, or "" when they are up
@@ -235,16 +278,19 @@ func (ix *Index) Stale() (string, error) {
 	if len(docs) == 0 {
 		return "", nil
 	}
+	emb := ix.loadedEmbedder()
 	if ix.cfg.Embedder == "lsa" {
-		if ix.emb == nil {
+		// A read-only open has not loaded the model: that the file exists
+		// is enough here, and ensureDense checks the rest when it loads it.
+		if _, err := os.Stat(ix.lsaPath()); emb == nil && err != nil {
 			return "no LSA model yet", nil
 		}
 		if old, _ := os.ReadFile(ix.lsaKeyPath()); string(old) != corpusKey(docs) {
 			return "the LSA model was fitted on another set of papers", nil
 		}
 	}
-	if ix.st.Embedder != "" && ix.emb != nil && ix.st.Embedder != ix.emb.Name() {
-		return fmt.Sprintf("the vectors came from %s, the embedder is %s", ix.st.Embedder, ix.emb.Name()), nil
+	if ix.st.Embedder != "" && emb != nil && ix.st.Embedder != emb.Name() {
+		return fmt.Sprintf("the vectors came from %s, the embedder is %s", ix.st.Embedder, emb.Name()), nil
 	}
 	return "", nil
 }
@@ -253,8 +299,12 @@ func (ix *Index) Stale() (string, error) {
 // caller that did not need to update them.
 func (ix *Index) Summary() Report {
 	rep := Report{Papers: len(ix.st.Papers), Embedder: ix.cfg.Embedder, Store: ix.cfg.Store, Dim: ix.st.Dim}
-	if ix.emb != nil {
-		rep.Embedder = ix.emb.Name()
+	if emb := ix.loadedEmbedder(); emb != nil {
+		rep.Embedder = emb.Name()
+	} else if ix.st.Embedder != "" {
+		// Not loaded yet (a read-only open): the vectors' embedder, which
+		// an index that is up to date has loaded under this name.
+		rep.Embedder = ix.st.Embedder
 	}
 	return rep
 }
@@ -269,6 +319,7 @@ func (ix *Index) loadState() error {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
+	ix.stateFound = err == nil
 	if err != nil {
 		return fmt.Errorf("read index state: %w", err)
 	}
@@ -282,29 +333,60 @@ func (ix *Index) loadState() error {
 }
 
 // saveState writes the state atomically: a crash leaves the old or the new
-// file, never half of one.
+// file, never half of one. It costs a pass over every paper, so a build
+// calls it through a stateSaver, not after each paper.
 func (ix *Index) saveState() error {
 	b, err := json.MarshalIndent(ix.st, "", " ")
 	if err != nil {
+		return fmt.Errorf("encode index state: %w", err)
+	}
+	if err := renameio.WriteFile(ix.statePath(), b, 0o644, renameio.WithTempDir(ix.dir)); err != nil {
+		return fmt.Errorf("write index state %s: %w", ix.statePath(), err)
+	}
+	ix.stateFound = true
+	return nil
+}
+
+// Saving the state is O(papers), so saving it after every paper made a
+// build quadratic (5,000 one-passage papers: 500 s). A stateSaver saves at
+// most every saveEvery, and never more often than saveCostFactor times the
+// last save took, which keeps saving under ~5% of a build of any size while
+// a killed build loses only the last few seconds of marks.
+const (
+	saveEvery      = 2 * time.Second
+	saveCostFactor = 20
+)
+
+type stateSaver struct {
+	ix    *Index
+	dirty bool
+	last  time.Time
+	cost  time.Duration
+}
+
+func (ix *Index) newSaver() *stateSaver { return &stateSaver{ix: ix, last: time.Now()} }
+
+// marked records that the state changed, and saves it when it is due.
+func (s *stateSaver) marked() error {
+	s.dirty = true
+	if time.Since(s.last) < max(saveEvery, saveCostFactor*s.cost) {
+		return nil
+	}
+	return s.flush()
+}
+
+// flush saves the state now if it changed since the last save.
+func (s *stateSaver) flush() error {
+	if !s.dirty {
+		return nil
+	}
+	start := time.Now()
+	if err := s.ix.saveState(); err != nil {
 		return err
 	}
-	tmp := ix.statePath() + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("write index state: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("write index state: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write index state: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, ix.statePath())
+	s.last = time.Now()
+	s.cost, s.dirty = s.last.Sub(start), false
+	return nil
 }
 
 // Close releases every index.
@@ -313,6 +395,8 @@ func (ix *Index) Close() error {
 	if ix.bleve != nil {
 		errs = append(errs, ix.bleve.Close())
 	}
+	ix.denseMu.Lock()
+	defer ix.denseMu.Unlock()
 	if ix.vec != nil {
 		errs = append(errs, ix.vec.Close())
 	}
@@ -344,7 +428,14 @@ type Progress func(format string, args ...any)
 
 // Update brings every index in step with the corpus: papers that are new or
 // changed are (re)indexed, papers no longer in the corpus are removed.
-func (ix *Index) Update(ctx context.Context, progress Progress) (Report, error) {
+//
+// Each index takes papers a batch at a time (bm25.DefaultBatchSize passages
+// for Bleve, whose every batch is a segment to persist and merge;
+// embedBatch passages for the dense side), and the state is saved through a
+// stateSaver, so the work per passage does not grow with the corpus. The
+// state is saved on every return, an error or cancelled ctx included: what
+// was marked is indexed, and the next Update goes on from there.
+func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err error) {
 	if ix.cfg.ReadOnly {
 		// Open checked it was up to date, and the caller's read-only corpus
 		// keeps it so: nothing to do, and nothing may be written.
@@ -364,92 +455,100 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (Report, error) 
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Papers: len(docs)}
-	want := map[string]string{}
+	rep = Report{Papers: len(docs)}
+	// Without a state file nothing is known of vectors already stored (a
+	// state deleted by hand): those of the embedded store go, and each
+	// paper's are deleted from a remote one before it is embedded again.
+	freshStore := ix.stateFound
+	if !ix.stateFound && ix.cfg.Store == "embedded" {
+		if err := os.RemoveAll(ix.vectorDir()); err != nil {
+			return rep, fmt.Errorf("drop vectors of unknown origin: %w", err)
+		}
+		freshStore = true
+	}
+	want := make(map[string]string, len(docs))
 	for _, d := range docs {
 		want[d.PaperID] = fingerprint(d)
 	}
-	// Forget papers that left the corpus or changed.
-	var gone []string
+	// Forget papers that left the corpus; a changed paper is forgotten by
+	// every index but Bleve, whose ReplacePapers below drops its old
+	// passages in the batch that writes the new ones.
+	var gone, changed []string
 	for id, p := range ix.st.Papers {
-		if fp, ok := want[id]; !ok || fp != p.Fingerprint {
+		if fp, ok := want[id]; !ok {
 			gone = append(gone, id)
+		} else if fp != p.Fingerprint {
+			changed = append(changed, id)
 		}
 	}
 	sort.Strings(gone)
+	sort.Strings(changed)
+	okapiChanged := false
 	for _, id := range gone {
-		if err := ix.removePaper(ctx, id); err != nil {
-			return rep, err
-		}
-		if _, still := want[id]; !still {
-			rep.Removed++
-		}
-	}
-	for _, d := range docs {
-		if _, ok := ix.st.Papers[d.PaperID]; !ok {
-			ix.st.Papers[d.PaperID] = paperState{Fingerprint: want[d.PaperID]}
-		}
-	}
-	if err := ix.saveState(); err != nil {
-		return rep, err
-	}
-
-	touched := map[string]bool{}
-	// BM25 (Bleve), one paper at a time, each marked when done.
-	for i, d := range docs {
-		if ix.st.Papers[d.PaperID].Bleve {
-			continue
-		}
-		ps, err := ix.corpus.Passages(d.PaperID)
+		inOkapi, err := ix.removePaper(ctx, id)
 		if err != nil {
 			return rep, err
 		}
-		progress("bm25  %d/%d %s", i+1, len(docs), d.PaperID)
-		if err := ix.bleve.DeletePaper(d.PaperID); err != nil {
-			return rep, err
-		}
-		if err := ix.bleve.Index(ctx, ps); err != nil {
-			return rep, fmt.Errorf("BM25 index %s: %w", d.PaperID, err)
-		}
-		ix.mark(d.PaperID, func(p *paperState) { p.Bleve = true })
-		if err := ix.saveState(); err != nil {
-			return rep, err
-		}
-		touched[d.PaperID] = true
-		rep.Passages += len(ps)
+		okapiChanged = okapiChanged || inOkapi
+		rep.Removed++
 	}
-	// Okapi lives in one file: add everything, save it, then mark.
-	var okapiDone []string
-	for _, d := range docs {
-		if ix.st.Papers[d.PaperID].Okapi {
-			continue
-		}
-		ps, err := ix.corpus.Passages(d.PaperID)
-		if err != nil {
+	for _, id := range changed {
+		if err := ix.forgetDense(ctx, id); err != nil {
 			return rep, err
 		}
-		if err := ix.okapi.DeletePaper(d.PaperID); err != nil {
-			return rep, err
+		okapiChanged = okapiChanged || ix.st.Papers[id].Okapi
+		if err := ix.okapi.DeletePaper(id); err != nil {
+			return rep, fmt.Errorf("remove %s from Okapi: %w", id, err)
 		}
-		if err := ix.okapi.Add(ps); err != nil {
-			return rep, fmt.Errorf("Okapi index %s: %w", d.PaperID, err)
-		}
-		okapiDone = append(okapiDone, d.PaperID)
+		ix.st.Papers[id] = paperState{Fingerprint: want[id]}
 	}
-	if len(okapiDone) > 0 {
-		progress("okapi %d papers", len(okapiDone))
+	if okapiChanged {
+		// The file must lose the papers before the state does: a paper the
+		// state no longer lists would never be taken out of it.
 		if err := ix.okapi.Save(ix.okapiPath()); err != nil {
 			return rep, fmt.Errorf("save Okapi index: %w", err)
 		}
-		for _, id := range okapiDone {
-			ix.mark(id, func(p *paperState) { p.Okapi = true })
-			touched[id] = true
-		}
-		if err := ix.saveState(); err != nil {
-			return rep, err
+	}
+	// Papers Bleve cannot hold yet, new to a state that lists every paper
+	// an index was given (or to an empty index): it adds them without
+	// looking for old passages.
+	n, err := ix.bleve.Count()
+	if err != nil {
+		return rep, err
+	}
+	fresh := map[string]bool{}
+	for _, d := range docs {
+		if _, ok := ix.st.Papers[d.PaperID]; !ok {
+			ix.st.Papers[d.PaperID] = paperState{Fingerprint: want[d.PaperID]}
+			fresh[d.PaperID] = ix.stateFound || n == 0
 		}
 	}
-	n, err := ix.updateDense(ctx, docs, progress, touched)
+	// Every paper is listed before any index takes it, so whatever a killed
+	// build wrote is under a paper the next one knows.
+	if err := ix.saveState(); err != nil {
+		return rep, err
+	}
+	saver := ix.newSaver()
+	defer func() {
+		if ferr := saver.flush(); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+	}()
+
+	touched := map[string]bool{}
+	src := &passageSource{corpus: ix.corpus}
+	// A new LSA fit reads every passage and runs while the sparse indexes
+	// are built: on two cores it is most of the build's wait otherwise.
+	fit, err := ix.startFit(docs, src, progress)
+	if err != nil {
+		return rep, err
+	}
+	n, err = ix.updateSparse(ctx, docs, fresh, src, saver, progress, touched)
+	rep.Passages += n
+	if err != nil {
+		return rep, err
+	}
+	n, err = ix.updateDense(ctx, docs, fit, src, freshStore, saver, progress, touched)
 	rep.Embedded = n
 	if err != nil {
 		return rep, err
@@ -462,31 +561,180 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (Report, error) 
 	return rep, nil
 }
 
+// passageSource reads papers' passages from the corpus, or from memory
+// once an LSA fit has read them all.
+type passageSource struct {
+	corpus *corpus.Store
+	all    map[string][]corpus.Passage
+}
+
+func (s *passageSource) get(paperID string) ([]corpus.Passage, error) {
+	if ps, ok := s.all[paperID]; ok {
+		return ps, nil
+	}
+	return s.corpus.Passages(paperID)
+}
+
+// pending yields, a batch at a time, the passages of the papers that are not
+// marked done for one index, in corpus order: whole papers, at most size
+// passages a batch unless one paper has more.
+func (ix *Index) pending(docs []corpus.Document, src *passageSource, done func(paperState) bool, size int, fn func(papers []string, ps []corpus.Passage) error) error {
+	var papers []string
+	var ps []corpus.Passage
+	for _, d := range docs {
+		if done(ix.st.Papers[d.PaperID]) {
+			continue
+		}
+		got, err := src.get(d.PaperID)
+		if err != nil {
+			return err
+		}
+		if len(ps) > 0 && len(ps)+len(got) > size {
+			if err := fn(papers, ps); err != nil {
+				return err
+			}
+			papers, ps = nil, nil
+		}
+		papers = append(papers, d.PaperID)
+		ps = append(ps, got...)
+	}
+	if len(papers) > 0 {
+		return fn(papers, ps)
+	}
+	return nil
+}
+
+// updateSparse indexes the papers Bleve or Okapi lacks, reading each once:
+// into Bleve a Bleve batch at a time, each marked once written; into Okapi,
+// which lives in one file, all of them, saved once and only then marked.
+func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh map[string]bool, src *passageSource, saver *stateSaver, progress Progress, touched map[string]bool) (int, error) {
+	written, todo, done := 0, 0, 0
+	for _, d := range docs {
+		if !ix.st.Papers[d.PaperID].Bleve {
+			todo++
+		}
+	}
+	var okapiAdded []string
+	sparseDone := func(p paperState) bool { return p.Bleve && p.Okapi }
+	err := ix.pending(docs, src, sparseDone, bm25.DefaultBatchSize, func(papers []string, ps []corpus.Passage) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+		span := fmt.Sprintf("papers %s…%s", papers[0], papers[len(papers)-1])
+		// A paper Bleve may hold (a build killed before marking it, a
+		// paper re-chunked since) has its old passages replaced; a fresh
+		// one is only added, which spares a lookup per paper.
+		var add, replace, okapi []corpus.Passage
+		for _, p := range ps {
+			st := ix.st.Papers[p.PaperID]
+			switch {
+			case st.Bleve:
+			case fresh[p.PaperID]:
+				add = append(add, p)
+			default:
+				replace = append(replace, p)
+			}
+			if !st.Okapi {
+				okapi = append(okapi, p)
+			}
+		}
+		// Okapi, in memory, takes the batch while Bleve writes it: each has
+		// long serial stretches (Okapi's tokenizing, Bleve's segment build).
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() error {
+			if len(replace) > 0 {
+				if err := ix.bleve.ReplacePapers(gctx, replace); err != nil {
+					return fmt.Errorf("BM25 index %s: %w", span, err)
+				}
+			}
+			if len(add) > 0 {
+				if err := ix.bleve.Index(gctx, add); err != nil {
+					return fmt.Errorf("BM25 index %s: %w", span, err)
+				}
+			}
+			return nil
+		})
+		// Batches go to Okapi one after the other in corpus order, as
+		// papers did one at a time: the order terms are first seen in is
+		// the order Okapi sums idfs in, to the last bit of every score.
+		g.Go(func() error {
+			if len(okapi) > 0 {
+				if err := ix.okapi.ReplacePapers(okapi); err != nil {
+					return fmt.Errorf("Okapi index %s: %w", span, err)
+				}
+			}
+			return nil
+		})
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		// A paper with no passages is in no batch, yet done.
+		bleveNew := 0
+		for _, id := range papers {
+			if !ix.st.Papers[id].Okapi {
+				okapiAdded = append(okapiAdded, id)
+			}
+			if !ix.st.Papers[id].Bleve {
+				ix.mark(id, func(p *paperState) { p.Bleve = true })
+				touched[id] = true
+				bleveNew++
+			}
+		}
+		if bleveNew > 0 {
+			done += bleveNew
+			written += len(add) + len(replace)
+			progress("bm25  %d/%d papers to index, %d passages", done, todo, written)
+		}
+		return saver.marked()
+	})
+	if err != nil || len(okapiAdded) == 0 {
+		return written, err
+	}
+	progress("okapi %d papers", len(okapiAdded))
+	if err := ix.okapi.Save(ix.okapiPath()); err != nil {
+		return written, fmt.Errorf("save Okapi index: %w", err)
+	}
+	for _, id := range okapiAdded {
+		ix.mark(id, func(p *paperState) { p.Okapi = true })
+		touched[id] = true
+	}
+	return written, saver.flush()
+}
+
 func (ix *Index) mark(id string, f func(*paperState)) {
 	p := ix.st.Papers[id]
 	f(&p)
 	ix.st.Papers[id] = p
 }
 
-func (ix *Index) removePaper(ctx context.Context, id string) error {
+// removePaper takes a paper that left the corpus out of every index and
+// the state. Okapi changes in memory only; it reports whether the Okapi
+// file held the paper, and so must be saved before the state is.
+func (ix *Index) removePaper(ctx context.Context, id string) (bool, error) {
 	if err := ix.bleve.DeletePaper(id); err != nil {
-		return fmt.Errorf("remove %s from BM25: %w", id, err)
+		return false, fmt.Errorf("remove %s from BM25: %w", id, err)
 	}
 	if err := ix.okapi.DeletePaper(id); err != nil {
-		return fmt.Errorf("remove %s from Okapi: %w", id, err)
+		return false, fmt.Errorf("remove %s from Okapi: %w", id, err)
 	}
-	if ix.vec != nil {
-		if err := ix.vec.DeletePaper(ctx, id); err != nil {
-			return fmt.Errorf("remove %s from vectors: %w", id, err)
-		}
+	if err := ix.forgetDense(ctx, id); err != nil {
+		return false, err
 	}
 	p := ix.st.Papers[id]
 	delete(ix.st.Papers, id)
-	if p.Okapi {
-		// The Okapi file still holds the paper until the next save.
-		if err := ix.okapi.Save(ix.okapiPath()); err != nil {
-			return err
-		}
+	return p.Okapi, nil
+}
+
+// forgetDense drops a paper's vectors. With LSA there is nothing to do:
+// the corpus changed, so the model is refitted and every vector dropped
+// before any is written again (updateDense writes the fit's corpus key
+// only after that drop, so a killed build refits too).
+func (ix *Index) forgetDense(ctx context.Context, id string) error {
+	if ix.vec == nil || ix.cfg.Embedder == "lsa" {
+		return nil
+	}
+	if err := ix.vec.DeletePaper(ctx, id); err != nil {
+		return fmt.Errorf("remove %s from vectors: %w", id, err)
 	}
 	return nil
 }
@@ -497,7 +745,9 @@ func (ix *Index) Has(paperID string) bool {
 	return err == nil
 }
 
-// Retriever returns a retriever by name.
+// Retriever returns a retriever by name. The okapi, dense and hybrid
+// retrievers of a read-only index load their files here, the first time
+// one is asked for; a file that cannot be read fails them and no other.
 func (ix *Index) Retriever(name string) (retrieve.Retriever, error) {
 	var r retrieve.Retriever
 	switch name {
@@ -506,11 +756,24 @@ func (ix *Index) Retriever(name string) (retrieve.Retriever, error) {
 	case Bleve:
 		r = ix.bleve
 	case Okapi:
-		r = ix.okapi
+		o, err := ix.loadOkapi()
+		if err != nil {
+			return nil, err
+		}
+		r = o
 	case Dense:
+		if err := ix.ensureDense(context.Background()); err != nil {
+			return nil, err
+		}
 		r = &denseRetriever{ix: ix}
 	case Hybrid:
-		bm, _ := ix.Retriever(DefaultBM25)
+		bm, err := ix.Retriever(DefaultBM25)
+		if err != nil {
+			return nil, err
+		}
+		if err := ix.ensureDense(context.Background()); err != nil {
+			return nil, err
+		}
 		r = &retrieve.Hybrid{Parts: []retrieve.Retriever{bm, &denseRetriever{ix: ix}}, K: ix.cfg.RRFK}
 	default:
 		return nil, fmt.Errorf("unknown retriever %q: use one of %s", name, strings.Join(Names(), ", "))

@@ -1,0 +1,290 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve"
+)
+
+// freshSearch builds a new home from the corpus of home (the same papers,
+// ingested the same way) and returns every retriever's hits on it.
+func freshSearch(t *testing.T, files []string, opts ...ingest.Options) map[string][][]retrieve.Hit {
+	t.Helper()
+	home := t.TempDir()
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	for i, o := range opts {
+		if failed, err := ingest.Run(ctx, st, files[i:i+1], o, func(ingest.Result) {}); err != nil || failed > 0 {
+			t.Fatalf("ingest: %d failed, %v", failed, err)
+		}
+	}
+	if len(opts) == 0 {
+		if failed, err := ingest.Run(ctx, st, files, ingest.Options{MaxTokens: 128}, func(ingest.Result) {}); err != nil || failed > 0 {
+			t.Fatalf("ingest: %d failed, %v", failed, err)
+		}
+	}
+	ix, err := Open(ctx, Config{Home: home}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	return hitsOf(t, ix)
+}
+
+func hitsOf(t *testing.T, ix *Index) map[string][][]retrieve.Hit {
+	t.Helper()
+	return searchAll(t, ix)
+}
+
+// counts is what each index holds: it must be the corpus's passages, none
+// twice and none left over from an earlier chunking.
+func counts(t *testing.T, ix *Index) [3]int {
+	t.Helper()
+	b, err := ix.bleve.Count()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := 0
+	if ix.vec != nil {
+		if v, err = ix.vec.Count(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return [3]int{b, ix.okapi.Count(), v}
+}
+
+func corpusPassages(t *testing.T, st *corpus.Store) int {
+	t.Helper()
+	docs, err := st.Docs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range docs {
+		n += d.Passages
+	}
+	return n
+}
+
+// A build cancelled part-way keeps what it marked, and the next Update
+// finishes it: every index then holds each passage once and searches as a
+// build that was never interrupted.
+func TestCancelledBuildResumes(t *testing.T) {
+	files := samplePapers(t)
+	want := freshSearch(t, files)
+	for _, stop := range []string{"bm25", "okapi", "lsa", "dense"} {
+		t.Run(stop, func(t *testing.T) {
+			home := t.TempDir()
+			st, err := corpus.Open(home, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if failed, err := ingest.Run(context.Background(), st, files, ingest.Options{MaxTokens: 128}, func(ingest.Result) {}); err != nil || failed > 0 {
+				t.Fatalf("ingest: %d failed, %v", failed, err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			ix, err := Open(ctx, Config{Home: home}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ix.Update(ctx, func(format string, _ ...any) {
+				if strings.HasPrefix(format, stop) {
+					cancel()
+				}
+			})
+			if stop != "dense" && !errors.Is(err, context.Canceled) {
+				// The last dense batch may finish before the next check.
+				t.Fatalf("update cancelled at %s: %v", stop, err)
+			}
+			ix.Close()
+			cancel()
+
+			ix, err = Open(context.Background(), Config{Home: home}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			rep, err := ix.Update(context.Background(), nil)
+			if err != nil {
+				t.Fatalf("resumed update: %v", err)
+			}
+			if stop == "bm25" && rep.Passages != 0 {
+				t.Errorf("the resumed update indexed %d passages in Bleve again; the first marked them", rep.Passages)
+			}
+			n := corpusPassages(t, st)
+			if got := counts(t, ix); got != [3]int{n, n, n} {
+				t.Errorf("Bleve, Okapi and vectors hold %v passages, the corpus %d", got, n)
+			}
+			if got := hitsOf(t, ix); !reflect.DeepEqual(got, want) {
+				t.Errorf("hits after a resumed build differ from an uninterrupted one's\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+// A paper ingested again with another chunking replaces its passages in
+// every index, and the home then searches as one built from scratch.
+func TestRechunkedPaperReplaced(t *testing.T) {
+	files := samplePapers(t)
+	home := t.TempDir()
+	st, ix, _ := build(t, home, files...)
+	defer st.Close()
+	ix.Close()
+	if failed, err := ingest.Run(context.Background(), st, files[:1], ingest.Options{MaxTokens: 64}, func(ingest.Result) {}); err != nil || failed > 0 {
+		t.Fatalf("re-ingest: %d failed, %v", failed, err)
+	}
+	ix, err := Open(context.Background(), Config{Home: home}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	rep, err := ix.Update(context.Background(), nil)
+	if err != nil || rep.Removed != 0 {
+		t.Fatalf("update after re-chunking: %+v %v", rep, err)
+	}
+	n := corpusPassages(t, st)
+	if got := counts(t, ix); got != [3]int{n, n, n} {
+		t.Errorf("Bleve, Okapi and vectors hold %v passages, the corpus %d", got, n)
+	}
+	opts := make([]ingest.Options, len(files))
+	for i := range opts {
+		opts[i] = ingest.Options{MaxTokens: 128}
+	}
+	opts[0].MaxTokens = 64
+	if got, want := hitsOf(t, ix), freshSearch(t, files, opts...); !reflect.DeepEqual(got, want) {
+		t.Errorf("hits after re-chunking differ from a fresh build's\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// A read-only open for bm25 reads neither the LSA model, the vectors nor
+// the Okapi file: with each of them unreadable, bm25 and bleve still
+// search, and only the retrievers that need the damaged file fail, saying
+// which file and what to do.
+func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
+	home := t.TempDir()
+	st, ix, _ := build(t, home, samplePapers(t)...)
+	want := searchAll(t, ix)
+	ix.Close()
+	st.Close()
+	dir := Dir(home)
+	for _, tc := range []struct {
+		file   string
+		broken []string // retrievers that must fail
+	}{
+		{"lsa.model", []string{Dense, Hybrid}},
+		{filepath.Join("vectors", "vectors.db"), []string{Dense, Hybrid}},
+		{"okapi.gob", []string{Okapi}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			if _, err := os.Stat(path); err != nil {
+				entries, _ := os.ReadDir(filepath.Dir(path))
+				t.Fatalf("%s: %v (the folder holds %v)", tc.file, err, entries)
+			}
+			good, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Garbage of the same size, put back afterwards.
+			if err := os.WriteFile(path, []byte(strings.Repeat("x", len(good))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(path, good, 0o644)
+			st, ro := openReadOnly(t, home)
+			defer st.Close()
+			defer ro.Close()
+			for i, name := range Names() {
+				r, err := ro.Retriever(name)
+				if slices.Contains(tc.broken, name) {
+					if err == nil {
+						_, err = r.Search(context.Background(), readOnlyQueries[0])
+					}
+					if err == nil || !strings.Contains(err.Error(), filepath.Base(tc.file)) || !strings.Contains(err.Error(), "paperlens index") {
+						t.Errorf("%s with %s damaged: %v; want an error naming the file and the command that rebuilds it", name, tc.file, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s with %s damaged: %v", name, tc.file, err)
+				}
+				for j, q := range readOnlyQueries {
+					hits, err := r.Search(context.Background(), q)
+					if err != nil {
+						t.Fatalf("%s with %s damaged: %v", name, tc.file, err)
+					}
+					if !reflect.DeepEqual(hits, want[Names()[i]][j]) {
+						t.Errorf("%s %q with %s damaged: hits differ", name, q.Text, tc.file)
+					}
+				}
+			}
+			if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
+				t.Error("dense search did not load the embedder")
+			}
+		})
+	}
+	// bm25 alone loads nothing else.
+	st2, ro := openReadOnly(t, home)
+	defer st2.Close()
+	defer ro.Close()
+	r, err := ro.Retriever(BM25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Search(context.Background(), readOnlyQueries[0]); err != nil {
+		t.Fatal(err)
+	}
+	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi != nil {
+		t.Error("a bm25 search loaded the embedder, the vectors or Okapi")
+	}
+	if got := ro.Summary(); got.Embedder == "lsa" || !strings.HasPrefix(got.Embedder, "lsa-") {
+		t.Errorf("Summary before the model is loaded names the embedder %q; want the vectors' lsa-DIM@HASH", got.Embedder)
+	}
+}
+
+// A passage with no word in it (a rule of asterisks between sections)
+// embeds to the zero vector: the build leaves it out of the vector store
+// instead of failing, and the paper's other passages are searched.
+func TestWordlessPassageBuilds(t *testing.T) {
+	home := t.TempDir()
+	st, ix, _ := build(t, home, samplePapers(t)...)
+	ix.Close()
+	defer st.Close()
+	rule, body := "* * *\n\n", "Reservoir sampling keeps parked tokens for later restoration."
+	doc := corpus.Document{PaperID: "wordless-rule", Title: "A rule", Source: "test", Kind: "text", SourceHash: "rule", Extractor: ingest.ExtractorVersion, MaxTokens: 128}
+	if err := st.Put(doc, rule+body, []corpus.Passage{{Start: 0, End: len(rule), Text: rule}, {Start: len(rule), End: len(rule) + len(body), Text: body}}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(context.Background(), Config{Home: home}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(context.Background(), nil); err != nil {
+		t.Fatalf("update with a wordless passage: %v", err)
+	}
+	r, err := ix.Retriever(Dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := r.Search(context.Background(), retrieve.Query{Text: "reservoir parked tokens restoration", PaperID: "wordless-rule", K: 5})
+	if err != nil || len(hits) != 1 || hits[0].PassageID != "wordless-rule#1" {
+		t.Fatalf("dense search of the paper: %+v %v", hits, err)
+	}
+}
