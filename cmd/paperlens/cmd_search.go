@@ -16,10 +16,10 @@ import (
 func newSearchCmd() *cobra.Command {
 	var f indexFlags
 	var asJSON bool
-	var paper, retr string
+	var paper, retr, queries string
 	var k int
 	cmd := &cobra.Command{
-		Use:   "search [flags] QUERY",
+		Use:   "search [flags] QUERY | --queries FILE.jsonl",
 		Short: "Retrieve passages for a query, within one paper or across the corpus",
 		Long: `search ranks passages for QUERY with one retriever:
 
@@ -28,15 +28,43 @@ func newSearchCmd() *cobra.Command {
   dense   embedder + vector store
   hybrid  reciprocal rank fusion of bm25 and dense
 
-Indexes are brought up to date first, so search works right after ingest.`,
+Indexes are brought up to date first, so search works right after ingest.
+
+--queries FILE.jsonl searches many queries with the indexes loaded once:
+each line is {"id": ..., "query": "...", "paper": "..."} (paper optional:
+search within that paper), and each writes one line to stdout,
+{"id","query","paper","hits":[...]} with hits as --json prints them, in the
+order of the file. A line that fails writes {"id","line","error"} instead
+and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 		Example: `  paperlens search --paper tidal-token-pruning "how are pruned tokens restored"
-  paperlens search --retriever hybrid -k 5 --json "early exit calibration"`,
-		Args: cobra.MinimumNArgs(1),
+  paperlens search --retriever hybrid -k 5 --json "early exit calibration"
+  paperlens search --queries questions.jsonl -k 10 > hits.jsonl`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if queries != "" {
+				if len(args) > 0 {
+					return fmt.Errorf("give either QUERY or --queries FILE, not both (got %d words of query with --queries %s)", len(args), queries)
+				}
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if k <= 0 {
 				return fmt.Errorf("-k must be at least 1, got %d", k)
 			}
+			if queries != "" && paper != "" {
+				return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
+			}
 			ctx := context.Background()
+			if queries != "" {
+				ctx = cmd.Context()
+				if queries != "-" {
+					// Fail on a missing file before loading any index.
+					if _, err := os.Stat(queries); err != nil {
+						return fmt.Errorf("--queries: %w", err)
+					}
+				}
+			}
 			st, ix, _, err := openIndex(ctx, homeDir(cmd), &f, true)
 			if err != nil {
 				return err
@@ -46,6 +74,9 @@ Indexes are brought up to date first, so search works right after ingest.`,
 			r, err := ix.Retriever(retr)
 			if err != nil {
 				return err
+			}
+			if queries != "" {
+				return searchBatch(ctx, r, queries, k, os.Stdout, os.Stderr)
 			}
 			hits, err := r.Search(ctx, retrieve.Query{Text: strings.Join(args, " "), PaperID: paper, K: k})
 			if err != nil {
@@ -72,5 +103,6 @@ Indexes are brought up to date first, so search works right after ingest.`,
 	cmd.Flags().StringVar(&paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
 	cmd.Flags().StringVar(&retr, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
 	cmd.Flags().IntVarP(&k, "k", "k", 5, "passages to return")
+	cmd.Flags().StringVar(&queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
 	return cmd
 }
