@@ -31,9 +31,9 @@ type okDoc struct {
 // corpus-wide search that finds it missing (after loading, or after a
 // change) starts building it in the background and meanwhile scores paper
 // by paper, with the same hits and scores, only slower; a caller about to
-// run many corpus-wide queries can call this first instead. It takes about
-// as long as ten queries scored paper by paper, and holds 8 bytes per
-// distinct term of each passage.
+// run many corpus-wide queries can call this first instead. It takes as
+// long as 10 to 50 queries scored paper by paper (0.1–0.7 s at 100,000
+// passages), and holds 8 bytes per distinct term of each passage.
 func (o *Okapi) PrepareCorpus() {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
