@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"sort"
@@ -436,6 +437,7 @@ func BenchmarkCorpusWide(b *testing.B) {
 				{"okapi", func(q retrieve.Query) ([]retrieve.Hit, error) { return o.Search(ctx, q) }},
 				{"okapi-bypaper", func(q retrieve.Query) ([]retrieve.Hit, error) { return o.search(ctx, q, o.scoreCorpusByPaper) }},
 			}
+			const okapi, bypaper = 2, 3 // engines compared hit for hit
 			queries := make([]retrieve.Query, corpusQueries)
 			for i := range queries {
 				queries[i] = benchQuery(i, n)
@@ -452,6 +454,7 @@ func BenchmarkCorpusWide(b *testing.B) {
 			}
 			b.Logf("load average before: %s", loadAvg())
 			lat := make([][]time.Duration, len(engines))
+			hits := make([][]retrieve.Hit, len(engines))
 			b.ResetTimer()
 			for range b.N {
 				for r := range corpusRounds {
@@ -459,10 +462,16 @@ func BenchmarkCorpusWide(b *testing.B) {
 						for j := range engines {
 							e := (i + r + j) % len(engines) // rotate who goes first
 							t := time.Now()
-							if _, err := engines[e].search(q); err != nil {
+							h, err := engines[e].search(q)
+							lat[e] = append(lat[e], time.Since(t))
+							if err != nil {
 								b.Fatal(err)
 							}
-							lat[e] = append(lat[e], time.Since(t))
+							hits[e] = h
+						}
+						// The postings must not change what Okapi finds.
+						if !reflect.DeepEqual(hits[okapi], hits[bypaper]) {
+							b.Fatalf("%q: okapi %v, paper by paper %v", q.Text, hitIDs(hits[okapi]), hitIDs(hits[bypaper]))
 						}
 					}
 				}
