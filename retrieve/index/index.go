@@ -538,7 +538,8 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	touched := map[string]bool{}
 	src := &passageSource{corpus: ix.corpus}
 	// A new LSA fit reads every passage and runs while the sparse indexes
-	// are built: on two cores it is most of the build's wait otherwise.
+	// are built: on two idle cores the build is 30-45% faster (5k and 20k
+	// documents) for a higher peak (heap 630 MB against 400 MB at 20k).
 	fit, err := ix.startFit(docs, src, progress)
 	if err != nil {
 		return rep, err
