@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,7 +54,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 			if queries != "" && paper != "" {
 				return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
 			}
-			ctx := context.Background()
+			ctx := cmd.Context()
 			if queries != "" {
 				ctx = cmd.Context()
 				if queries != "-" {
