@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 // seedTexts reads the shared seed papers, keyed by file name.

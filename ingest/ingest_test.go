@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 func TestCleanPlain(t *testing.T) {

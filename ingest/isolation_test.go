@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 // The test binary is also the extraction worker: a Pool started with

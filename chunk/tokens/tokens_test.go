@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )

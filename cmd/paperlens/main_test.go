@@ -17,7 +17,7 @@ import (
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 // The test binary doubles as the paperlens command: with PAPERLENS_BE_MAIN

@@ -12,7 +12,7 @@ import (
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 // Ctrl-C and SIGTERM reach every command through one context (runCLI):

@@ -12,7 +12,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

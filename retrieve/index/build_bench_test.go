@@ -17,7 +17,7 @@ import (
 	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/testcorpus"
+	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
 // BenchmarkIndexBuild builds every index (Bleve, Okapi, LSA and its vector

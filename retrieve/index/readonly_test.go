@@ -13,11 +13,11 @@ import (
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/openaitest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/bm25"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
-	"github.com/paperlens/paperlens/retrieve/embed/openai/openaitest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 )
 

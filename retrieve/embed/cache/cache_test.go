@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/cache"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
-	"github.com/paperlens/paperlens/retrieve/embed/openai/openaitest"
 )
 
 // fake is a non-streaming embedder that records what it is asked.

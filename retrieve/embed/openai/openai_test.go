@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
-	"github.com/paperlens/paperlens/retrieve/embed/openai/openaitest"
 )
 
 const testKey = "sk-test-5f2b9c0e1d7a4e3b8c6f"

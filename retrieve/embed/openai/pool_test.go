@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/internal/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
-	"github.com/paperlens/paperlens/retrieve/embed/openai/openaitest"
 )
 
 type roundTripFunc func(*http.Request) (*http.Response, error)

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/internal/httpx"
+	"github.com/paperlens/paperlens/internal/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
-	"github.com/paperlens/paperlens/retrieve/embed/openai/openaitest"
 )
 
 // The fake stands in for OpenAI refusing an account whose credit is gone:
