@@ -190,7 +190,9 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	}{
 		{"lsa.model", []string{Dense, Hybrid}},
 		{filepath.Join("vectors", "vectors.db"), []string{Dense, Hybrid}},
-		{"okapi.gob", []string{Okapi}},
+		// Corpus-wide, bm25 (and hybrid's bm25 part) is Okapi
+		// (DefaultCorpusBM25); within one paper it is Bleve, checked below.
+		{"okapi.gob", []string{Okapi, BM25, Hybrid}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join(dir, tc.file)
@@ -234,12 +236,23 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 					}
 				}
 			}
+			if tc.file == "okapi.gob" {
+				r, err := ro.Retriever(BM25)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hits, err := r.Search(context.Background(), readOnlyQueries[1])
+				if err != nil || !reflect.DeepEqual(hits, want[BM25][1]) {
+					t.Errorf("one-paper bm25 with okapi.gob damaged: %v (hits equal: %v)", err, reflect.DeepEqual(hits, want[BM25][1]))
+				}
+			}
 			if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
 				t.Error("dense search did not load the embedder")
 			}
 		})
 	}
-	// bm25 alone loads nothing else.
+	// bm25 within one paper loads nothing else; over the corpus it loads
+	// Okapi, still not the embedder or the vectors.
 	st2, ro := openReadOnly(t, home)
 	defer st2.Close()
 	defer ro.Close()
@@ -247,11 +260,17 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Search(context.Background(), readOnlyQueries[0]); err != nil {
+	if _, err := r.Search(context.Background(), readOnlyQueries[1]); err != nil {
 		t.Fatal(err)
 	}
 	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi != nil {
-		t.Error("a bm25 search loaded the embedder, the vectors or Okapi")
+		t.Error("a one-paper bm25 search loaded the embedder, the vectors or Okapi")
+	}
+	if _, err := r.Search(context.Background(), readOnlyQueries[0]); err != nil {
+		t.Fatal(err)
+	}
+	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi == nil {
+		t.Error("a corpus-wide bm25 search should load Okapi and nothing else")
 	}
 	if got := ro.Summary(); got.Embedder == "lsa" || !strings.HasPrefix(got.Embedder, "lsa-") {
 		t.Errorf("Summary before the model is loaded names the embedder %q; want the vectors' lsa-DIM@HASH", got.Embedder)
