@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
 	"github.com/paperlens/paperlens/eval/mode"
@@ -235,66 +237,59 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		pmu.Unlock()
 		stopRun()
 	}
-	ch := make(chan job)
-	var wg sync.WaitGroup
-	for i := 0; i < max(cfg.Concurrency, 1); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				r, fatal, callErr := evaluate(wctx, b, sv, sc, j.q, j.mode, j.run)
-				if fatal != nil {
-					pmu.Lock()
-					n := prog.Done - prog.Resumed
-					pmu.Unlock()
-					stop(fmt.Errorf("stopped after %d of %d records: %w", n, len(jobs), fatal))
-					continue
-				}
-				if wctx.Err() != nil && r.Error != "" {
-					continue // interrupted: leave it for the next invocation
-				}
-				if err := w.write(r); err != nil {
-					pmu.Lock()
-					writeErr = err
-					pmu.Unlock()
-					stopRun()
-					continue
-				}
-				if r.Error != "" {
-					fmt.Fprintf(logw, "%s [%s run %d]: %s\n", r.QuestionID, r.Mode, r.Run, r.Error)
-				}
-				pmu.Lock()
-				prog.Done++
-				mk := [2]string{r.Mode, fmt.Sprint(r.Run)}
-				modeDone[mk]++
-				prog.Mode, prog.Run, prog.ModeDone, prog.Record = r.Mode, r.Run, modeDone[mk], r
-				if r.Error != "" {
-					prog.Errors++
-				}
-				prog.Retries += max(r.Attempts-1, 0)
-				prog.Tokens += r.Usage.PromptTokens + r.Usage.CompletionTokens
-				snapshot := prog
-				tripped := brk.add(callErr)
-				pmu.Unlock()
-				if opt.Progress != nil {
-					opt.Progress(snapshot)
-				}
-				if tripped != nil {
-					stop(tripped)
-				}
-			}
-		}()
-	}
-feed:
+	// One task per record, at most Concurrency at a time; a stopped run
+	// feeds no more.
+	var g errgroup.Group
+	g.SetLimit(max(cfg.Concurrency, 1))
 	for _, j := range jobs {
-		select {
-		case ch <- j:
-		case <-wctx.Done():
-			break feed
+		if wctx.Err() != nil {
+			break
 		}
+		g.Go(func() error {
+			r, fatal, callErr := evaluate(wctx, b, sv, sc, j.q, j.mode, j.run)
+			if fatal != nil {
+				pmu.Lock()
+				n := prog.Done - prog.Resumed
+				pmu.Unlock()
+				stop(fmt.Errorf("stopped after %d of %d records: %w", n, len(jobs), fatal))
+				return nil
+			}
+			if wctx.Err() != nil && r.Error != "" {
+				return nil // interrupted: leave it for the next invocation
+			}
+			if err := w.write(r); err != nil {
+				pmu.Lock()
+				writeErr = err
+				pmu.Unlock()
+				stopRun()
+				return nil
+			}
+			if r.Error != "" {
+				fmt.Fprintf(logw, "%s [%s run %d]: %s\n", r.QuestionID, r.Mode, r.Run, r.Error)
+			}
+			pmu.Lock()
+			prog.Done++
+			mk := [2]string{r.Mode, fmt.Sprint(r.Run)}
+			modeDone[mk]++
+			prog.Mode, prog.Run, prog.ModeDone, prog.Record = r.Mode, r.Run, modeDone[mk], r
+			if r.Error != "" {
+				prog.Errors++
+			}
+			prog.Retries += max(r.Attempts-1, 0)
+			prog.Tokens += r.Usage.PromptTokens + r.Usage.CompletionTokens
+			snapshot := prog
+			tripped := brk.add(callErr)
+			pmu.Unlock()
+			if opt.Progress != nil {
+				opt.Progress(snapshot)
+			}
+			if tripped != nil {
+				stop(tripped)
+			}
+			return nil
+		})
 	}
-	close(ch)
-	wg.Wait()
+	_ = g.Wait() // every task reports through stop, writeErr and the records
 	res.Done = prog.Done - len(finished)
 	if writeErr != nil {
 		return res, fmt.Errorf("write %s: %w (the records before it are kept; free space and rerun the same command to finish)", dir.path(ResultsFile), writeErr)
