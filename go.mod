@@ -95,3 +95,5 @@ replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser
 replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
 
 replace github.com/forPelevin/gomoji => ./third_party/gomoji
+
+replace github.com/blevesearch/bleve/v2 => ./third_party/bleve
