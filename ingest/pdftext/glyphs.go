@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -17,7 +18,9 @@ import (
 // without it "|y|" comes out as "jyj" and Greek letters vanish. Only names
 // that occur in scientific papers are listed; single letters map to
 // themselves and uniXXXX names are decoded directly.
-var glyphNames = func() map[string]string {
+// It is built on first use (sync.OnceValue): every paperlens process, not
+// only those that read a PDF, used to pay for it at start.
+var glyphNames = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	const table = `space 20 exclam 21 quotedbl 22 numbersign 23 dollar 24 percent 25
 ampersand 26 quoteright 2019 quotesingle 27 parenleft 28 parenright 29 asterisk 2a
@@ -90,15 +93,15 @@ bracerightbt 23ad integraltp 2320 integralex 23ae integralbt 2321`
 		m[string(c+32)] = string(c + 32)
 	}
 	return m
-}()
+})
 
 // glyphText returns the text for a glyph name, and whether it is known.
 func glyphText(name string) (string, bool) {
-	if t, ok := glyphNames[name]; ok {
+	if t, ok := glyphNames()[name]; ok {
 		return t, true
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 { // "a.sc", "one.oldstyle"
-		if t, ok := glyphNames[name[:i]]; ok {
+		if t, ok := glyphNames()[name[:i]]; ok {
 			return t, true
 		}
 	}
