@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/paperlens/paperlens/internal/ingestbench"
+	"github.com/paperlens/paperlens/internal/testcorpus"
+)
+
+// bench ingest measures every path in one run and reports them as JSON:
+// pdftotext, our extractor, the in-process and isolated ingests (also as
+// fresh ingest commands), worker start-up and the tokenizer, with ratios
+// that follow from the times. Two small shared PDFs keep it quick.
+func TestBenchIngestJSON(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs every ingest path")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"batchnorm.pdf", "mcws-multimodal-cws.pdf"} {
+		b, err := os.ReadFile(testcorpus.Path(t, "corpus", "pdf", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code := paperlens(t, "bench", "ingest", "--rounds", "1", "--workers", "2", "--json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r ingestbench.Result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	if r.Files != 2 || r.Pages < 2 || r.Rounds != 1 || r.Tokens == 0 {
+		t.Errorf("counts: %+v", r)
+	}
+	for name, v := range map[string]float64{
+		"in-process ingest": r.OursIngestSec, "isolated ingest": r.IsolatedSec, "warm isolated": r.WarmSec,
+		"worker start": r.StartSec, "command in process": r.CommandInProcSec, "command isolated": r.CommandIsolatedSec,
+	} {
+		if v <= 0 {
+			t.Errorf("%s: %v seconds", name, v)
+		}
+	}
+	if got := r.IsolatedSec / r.OursIngestSec; r.IsolatedVsInProc != got {
+		t.Errorf("isolated ratio %v, want %v", r.IsolatedVsInProc, got)
+	}
+	if got := r.CommandIsolatedSec / r.CommandInProcSec; r.CommandRatio != got {
+		t.Errorf("command ratio %v, want %v", r.CommandRatio, got)
+	}
+	// The text form prints the same measurement with its aims.
+	out, errOut, code = paperlens(t, "bench", "ingest", "--rounds", "1", dir)
+	if code != 0 || !strings.Contains(out, "isolated ingest time / in-process time (aim: ≤ 1.2×)") || !strings.Contains(out, "the ingest command, each in a fresh process") {
+		t.Errorf("text output (exit %d): %s %s", code, out, errOut)
+	}
+}
