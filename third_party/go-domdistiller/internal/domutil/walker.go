@@ -32,9 +32,9 @@ import (
 
 // WalkNodes used to walk the subtree of the DOM rooted at a particular root. It has two
 // function parameters, i.e. fnVisit and fnExit :
-// - fnVisit is called when we reach a node during the walk. If it returns false, children
-//   of the node will be skipped and fnExit won't be called for this node.
-// - fnExit is called when exiting a node, after visiting all of its children.
+//   - fnVisit is called when we reach a node during the walk. If it returns false, children
+//     of the node will be skipped and fnExit won't be called for this node.
+//   - fnExit is called when exiting a node, after visiting all of its children.
 func WalkNodes(root *html.Node, fnVisit func(*html.Node) bool, fnExit func(*html.Node)) {
 	if root == nil {
 		return
