@@ -85,24 +85,44 @@ func Wrap(e embed.Embedder, path string) (*Cached, error) {
 			}
 		}
 		meta := tx.Bucket(bucketMeta)
-		if v := meta.Get([]byte("schema")); v != nil && (len(v) != 4 || binary.BigEndian.Uint32(v) != schemaVersion) {
-			return fmt.Errorf("written by an incompatible paperlens (schema %x): delete it to rebuild", v)
+		if err := checkSchema(meta); err != nil {
+			return err
 		}
 		if err := meta.Put([]byte("schema"), binary.BigEndian.AppendUint32(nil, schemaVersion)); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketDims).ForEach(func(k, v []byte) error {
-			if len(v) == 4 {
-				c.dims[string(k)] = int(binary.BigEndian.Uint32(v))
-			}
-			return nil
-		})
+		return c.loadDims(tx.Bucket(bucketDims))
 	})
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("embedding cache %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// checkSchema refuses a file written in another layout (meta may be nil:
+// a file never written to).
+func checkSchema(meta *bolt.Bucket) error {
+	if meta == nil {
+		return nil
+	}
+	if v := meta.Get([]byte("schema")); v != nil && (len(v) != 4 || binary.BigEndian.Uint32(v) != schemaVersion) {
+		return fmt.Errorf("written by an incompatible paperlens (schema %x): delete it to rebuild", v)
+	}
+	return nil
+}
+
+// loadDims mirrors the stored dimension of every space into c.dims.
+func (c *Cached) loadDims(dims *bolt.Bucket) error {
+	if dims == nil {
+		return nil
+	}
+	return dims.ForEach(func(k, v []byte) error {
+		if len(v) == 4 {
+			c.dims[string(k)] = int(binary.BigEndian.Uint32(v))
+		}
+		return nil
+	})
 }
 
 // WrapReadOnly opens the cache file at path in front of e for lookups only.
@@ -125,21 +145,10 @@ func WrapReadOnly(e embed.Embedder, path string) (*Cached, error) {
 		return nil, fmt.Errorf("embedding cache %s: %w", path, err)
 	}
 	err = db.View(func(tx *bolt.Tx) error {
-		if meta := tx.Bucket(bucketMeta); meta != nil {
-			if v := meta.Get([]byte("schema")); v != nil && (len(v) != 4 || binary.BigEndian.Uint32(v) != schemaVersion) {
-				return fmt.Errorf("written by an incompatible paperlens (schema %x): delete it to rebuild", v)
-			}
+		if err := checkSchema(tx.Bucket(bucketMeta)); err != nil {
+			return err
 		}
-		dims := tx.Bucket(bucketDims)
-		if dims == nil {
-			return nil
-		}
-		return dims.ForEach(func(k, v []byte) error {
-			if len(v) == 4 {
-				c.dims[string(k)] = int(binary.BigEndian.Uint32(v))
-			}
-			return nil
-		})
+		return c.loadDims(tx.Bucket(bucketDims))
 	})
 	if err != nil {
 		db.Close()
