@@ -246,6 +246,31 @@ func runJobs(ctx context.Context, st *corpus.Store, jobs []job, opt Options, rep
 	return failed, nil
 }
 
+// FolderFiles lists, sorted, the files ingest takes from a folder: every
+// file under root, names starting with a dot (and what a dot-folder holds)
+// left out. unreadable is told of each path the walk cannot read.
+func FolderFiles(root string, unreadable func(path string, err error)) []string {
+	var files []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			unreadable(path, err)
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") && path != root {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files
+}
+
 // plan expands folders and dataset files into jobs. Problems found before
 // any extraction (missing paths, unsupported types, bad dataset rows,
 // duplicate ids) come back as error results.
@@ -312,24 +337,9 @@ func plan(paths []string, opt Options) ([]job, []Result) {
 			addFile(p, true)
 			continue
 		}
-		var files []string
-		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, Result{Source: path, Status: StatusError, Error: plainStatError(err)})
-				return nil
-			}
-			if strings.HasPrefix(d.Name(), ".") && path != p {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				files = append(files, path)
-			}
-			return nil
+		files := FolderFiles(p, func(path string, err error) {
+			errs = append(errs, Result{Source: path, Status: StatusError, Error: plainStatError(err)})
 		})
-		sort.Strings(files)
 		for _, f := range files {
 			addFile(f, false)
 		}

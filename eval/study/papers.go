@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,9 +210,9 @@ func papersToIngest(home, papersDir string, maxTokens int, qs []bench.Question) 
 	return false, nil
 }
 
-// papersDirFiles lists the files ingest would consider under path, the way
-// its walk does (hidden names skipped); ok is false when path cannot be
-// walked, which ingest then reports.
+// papersDirFiles lists the files ingest would consider under path
+// (ingest.FolderFiles for a folder); ok is false when path cannot be walked,
+// which ingest then reports.
 func papersDirFiles(path string) (files []string, ok bool) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -223,22 +222,7 @@ func papersDirFiles(path string) (files []string, ok bool) {
 		return []string{path}, true
 	}
 	ok = true
-	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			ok = false
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") && p != path {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files = ingest.FolderFiles(path, func(string, error) { ok = false })
 	return files, ok
 }
 
