@@ -71,6 +71,7 @@ require (
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
+	github.com/paperlens/paperlens/third_party/lazyregexp v0.0.0-00010101000000-000000000000
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
@@ -97,3 +98,13 @@ replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
 replace github.com/forPelevin/gomoji => ./third_party/gomoji
 
 replace github.com/blevesearch/bleve/v2 => ./third_party/bleve
+
+replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
+
+replace github.com/paperlens/paperlens/third_party/lazyregexp => ./third_party/lazyregexp
+
+replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate
+
+replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura
+
+replace github.com/go-shiori/go-readability => ./third_party/go-readability

@@ -1,10 +1,11 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Heading is a section heading found in a text.
@@ -16,13 +17,13 @@ type Heading struct {
 }
 
 var (
-	mdHeading = regexp.MustCompile(`^(#{1,6})[ \t]+(.*?)[ \t#]*$`)
+	mdHeading = lazyregexp.MustCompile(`^(#{1,6})[ \t]+(.*?)[ \t#]*$`)
 	// Section number, optional final period, title: "3.2 Setup", "A.7 RAG
 	// Settings", "2. Related Work", "IV. EXPERIMENTS".
-	numbered   = regexp.MustCompile(`^((?:\d{1,2}|[A-Z]|[IVX]{1,4})(?:\.\d{1,2}){0,4})(\.?)[ \t]+(\S.*)$`)
-	appendixRe = regexp.MustCompile(`^(?i:appendix|appendices)(?:[ \t]+([A-Z](?:\.\d{1,2})*)(?:[ \t]*[:.\-–—]?[ \t]+(.+))?)?:?$`)
-	decimalRe  = regexp.MustCompile(`\d[.,]\d`)
-	romanRe    = regexp.MustCompile(`^[IVX]{1,4}$`)
+	numbered   = lazyregexp.MustCompile(`^((?:\d{1,2}|[A-Z]|[IVX]{1,4})(?:\.\d{1,2}){0,4})(\.?)[ \t]+(\S.*)$`)
+	appendixRe = lazyregexp.MustCompile(`^(?i:appendix|appendices)(?:[ \t]+([A-Z](?:\.\d{1,2})*)(?:[ \t]*[:.\-–—]?[ \t]+(.+))?)?:?$`)
+	decimalRe  = lazyregexp.MustCompile(`\d[.,]\d`)
+	romanRe    = lazyregexp.MustCompile(`^[IVX]{1,4}$`)
 )
 
 // Built once: Headings runs on every line, and building a Replacer costs

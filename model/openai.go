@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paperlens/paperlens/internal/httpx"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Defaults for zero Options fields.
@@ -380,7 +380,7 @@ func (c *OpenAI) secrets(req Request) httpx.Redactor {
 	return c.key.With(vals...)
 }
 
-var unsupportedRE = regexp.MustCompile(`(?i)unsupported (?:parameter|value)s?:?\s*'([a-z_.]+)'|'([a-z_.]+)' is not supported|unrecognized request argument supplied:\s*([a-z_.]+)`)
+var unsupportedRE = lazyregexp.MustCompile(`(?i)unsupported (?:parameter|value)s?:?\s*'([a-z_.]+)'|'([a-z_.]+)' is not supported|unrecognized request argument supplied:\s*([a-z_.]+)`)
 
 // unsupportedParam names the request parameter a 400 or 422 refuses, when
 // the body says so in one of the forms servers use: OpenAI's error.param

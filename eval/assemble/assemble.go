@@ -11,11 +11,11 @@ package assemble
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Snippet is one retrieved passage or web text.
@@ -67,7 +67,7 @@ type Output struct {
 // mark. Snippets come from the sentence-bounded chunker or from web pages,
 // so this light rule (microseconds, where the full splitter takes
 // milliseconds per question) only has to find safe places to trim.
-var sentenceEnd = regexp.MustCompile(`[.!?]["'”’)\]]*\s+[A-Z0-9("“\[]`)
+var sentenceEnd = lazyregexp.MustCompile(`[.!?]["'”’)\]]*\s+[A-Z0-9("“\[]`)
 
 type span struct{ Start, End int }
 

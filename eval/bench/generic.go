@@ -3,12 +3,12 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/ingest/dataset"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Question types LoadJSONL accepts in its type field (any case).
@@ -19,7 +19,7 @@ var genericTypes = map[string]string{
 // upperLetters is an answer that is plainly option letters: upper case, with
 // separators. Inference from the answer alone needs this strictness, since
 // mcq.NormalizeAnswer would read the short answer "bad" as options ABD.
-var upperLetters = regexp.MustCompile(`^[\s(（]*[A-J](?:[\s,;、，()（）]*[A-J])*[\s)）]*$`)
+var upperLetters = lazyregexp.MustCompile(`^[\s(（]*[A-J](?:[\s,;、，()（）]*[A-J])*[\s)）]*$`)
 
 // LoadJSONL reads a custom benchmark, one JSON object per line (a .json
 // array of the same objects, or parquet with the same columns, also works:

@@ -3,12 +3,12 @@ package bench
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/ingest/dataset"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // FieldMap names the fields of an LPFQA file. LPFQA's field names are not
@@ -109,8 +109,8 @@ func (m FieldMap) String() string {
 // the Chinese labels; the paper's judge prompt (appendix B) uses the English
 // ones, so both are accepted, with an ASCII or full-width colon.
 var (
-	refLabel    = regexp.MustCompile(`(?i)<\s*(?:参考答案|reference answer)\s*>\s*[:：]?`)
-	pointsLabel = regexp.MustCompile(`(?i)<\s*(?:评估要点|evaluation points)\s*>\s*[:：]?`)
+	refLabel    = lazyregexp.MustCompile(`(?i)<\s*(?:参考答案|reference answer)\s*>\s*[:：]?`)
+	pointsLabel = lazyregexp.MustCompile(`(?i)<\s*(?:评估要点|evaluation points)\s*>\s*[:：]?`)
 )
 
 // SplitReference splits an LPFQA reference "<参考答案>: answer <评估要点>:
@@ -304,8 +304,8 @@ func requireFields(m FieldMap, present, all map[string]bool) error {
 }
 
 var (
-	answerPrefix = regexp.MustCompile(`(?i)^(?:answer|correct answer|答案|正确答案)\s*[:：]\s*`)
-	letterLabel  = regexp.MustCompile(`^[(（]?([A-J])[)）]?(?:[.)．、:：]\s*|\s+|$)`)
+	answerPrefix = lazyregexp.MustCompile(`(?i)^(?:answer|correct answer|答案|正确答案)\s*[:：]\s*`)
+	letterLabel  = lazyregexp.MustCompile(`^[(（]?([A-J])[)）]?(?:[.)．、:：]\s*|\s+|$)`)
 )
 
 // optionLetter reports which option a reference answer names: a bare letter,

@@ -4,9 +4,10 @@
 package mcq
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Option is one lettered choice.
@@ -41,10 +42,10 @@ func (q Question) Letters() string {
 
 // optionStart matches an option label at the start of a line: "A.", "A)",
 // "(A)", "A:", "A．", "A、", with optional markdown bold.
-var optionStart = regexp.MustCompile(`(?m)^[ \t]*(?:\*\*)?\(?([A-J])(?:\*\*)?[.):．、：](?:\*\*)?[ \t]*`)
+var optionStart = lazyregexp.MustCompile(`(?m)^[ \t]*(?:\*\*)?\(?([A-J])(?:\*\*)?[.):．、：](?:\*\*)?[ \t]*`)
 
 // inlineOption finds labels inside one line: " B. ", " (C) ".
-var inlineOption = regexp.MustCompile(`(?:^|\s)\(?([A-J])[.)](?:\s+)`)
+var inlineOption = lazyregexp.MustCompile(`(?:^|\s)\(?([A-J])[.)](?:\s+)`)
 
 // Parse splits a question into stem and options. Options are expected on
 // their own lines; when none are, labels inside the text ("... A. x B. y")

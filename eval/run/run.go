@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 )
@@ -357,7 +357,7 @@ func (e *BreakerError) Error() string {
 
 func (e *BreakerError) Unwrap() error { return e.Err }
 
-var digits = regexp.MustCompile(`[0-9]+(\.[0-9]+)?(ms|s|m)?`)
+var digits = lazyregexp.MustCompile(`[0-9]+(\.[0-9]+)?(ms|s|m)?`)
 
 // errorKind is an error message with its numbers (ports, attempts,
 // durations, ids) blanked, so that the same failure on two questions
@@ -507,7 +507,7 @@ type scorer struct {
 	log     *promptLog  // --log-prompts: where each prompt is kept as sent
 }
 
-var judgeScore = regexp.MustCompile(`"?answer_score"?\s*[:：]\s*"?(-?[0-9]+(?:\.[0-9]+)?)`)
+var judgeScore = lazyregexp.MustCompile(`"?answer_score"?\s*[:：]\s*"?(-?[0-9]+(?:\.[0-9]+)?)`)
 
 // score sets the verdict on r. Problems become r.Error; the judge's error is
 // also returned, for the caller to tell a refused request from the rest.

@@ -7,13 +7,14 @@ import (
 	"io"
 	nurl "net/url"
 	"os"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Sentinel errors. Callers test them with errors.Is; the messages are plain
@@ -163,7 +164,7 @@ func isXHTML(data []byte) bool {
 // replaces its extraction by the flat baseline.
 const shortText = 250
 
-var selfClosing = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9:_-]*)(\s[^<>]*?)?\s*/>`)
+var selfClosing = lazyregexp.MustCompile(`<([A-Za-z][A-Za-z0-9:_-]*)(\s[^<>]*?)?\s*/>`)
 
 var voidElements = map[string]bool{
 	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,

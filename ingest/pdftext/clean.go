@@ -3,12 +3,13 @@ package pdftext
 import (
 	"bytes"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // para is one output paragraph under construction.
@@ -212,7 +213,7 @@ func endsSentence(s string) bool {
 }
 
 var (
-	numHeadingRE = regexp.MustCompile(`^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-H](?:\.\d{1,2})*\.?|[IVX]{1,4}\.)\s+\p{Lu}`)
+	numHeadingRE = lazyregexp.MustCompile(`^(?:\d{1,2}(?:\.\d{1,2})*\.?|[A-H](?:\.\d{1,2})*\.?|[IVX]{1,4}\.)\s+\p{Lu}`)
 	knownHeads   = map[string]bool{
 		"abstract": true, "introduction": true, "references": true, "acknowledgments": true,
 		"acknowledgements": true, "acknowledgment": true, "acknowledgement": true,
@@ -248,7 +249,7 @@ func isHeading(l *line, blockLines int, body float64) bool {
 	return false
 }
 
-var captionRE = regexp.MustCompile(`^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*\d`)
+var captionRE = lazyregexp.MustCompile(`^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*\d`)
 
 // isFloat reports blocks that belong to a figure or table: captions, and
 // text set in a size other than the body size (labels, table cells).
@@ -267,8 +268,8 @@ func isNote(b *block, ls []*line, pg *pageLayout, body float64) bool {
 }
 
 var (
-	pageNumRE = regexp.MustCompile(`^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|[ivxlc]{1,6}|(?i:page)\s+\d+(?:\s+of\s+\d+)?)$`)
-	digitsRE  = regexp.MustCompile(`\d+`)
+	pageNumRE = lazyregexp.MustCompile(`^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|[ivxlc]{1,6}|(?i:page)\s+\d+(?:\s+of\s+\d+)?)$`)
+	digitsRE  = lazyregexp.MustCompile(`\d+`)
 )
 
 // markFurniture drops running headers, footers and page numbers: lines in

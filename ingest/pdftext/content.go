@@ -3,10 +3,11 @@ package pdftext
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // glyph is one shown character code, in device space with y growing upwards
@@ -71,7 +72,7 @@ func newResources(v pdf.Value, doc *docFonts) *resources {
 	return &resources{v: v, doc: doc, fonts: map[string]*font{}}
 }
 
-var refRE = regexp.MustCompile(`/(\S+) (\d+ \d+) R`)
+var refRE = lazyregexp.MustCompile(`/(\S+) (\d+ \d+) R`)
 
 // font resolves a font resource name. The library offers no way to ask a
 // Value for its object number, so the references are read from the

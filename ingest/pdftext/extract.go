@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Sentinel errors. Messages are plain words because the CLI prints them next
@@ -166,9 +167,9 @@ func open(r io.ReaderAt, size int64) (rd *pdf.Reader, err error) {
 	return rd, nil
 }
 
-var objRefRE = regexp.MustCompile(`\d+ \d+ R`)
+var objRefRE = lazyregexp.MustCompile(`\d+ \d+ R`)
 
-var magicRE = regexp.MustCompile(`%PDF-[12]\.\d`)
+var magicRE = lazyregexp.MustCompile(`%PDF-[12]\.\d`)
 
 // pageList walks the page tree once. The library's Reader.Page(i) walks it
 // from the root for every page, resolving every node again each time.

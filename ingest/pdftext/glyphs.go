@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // glyphNames maps PostScript glyph names to text. The library has such a
@@ -120,7 +121,7 @@ func glyphText(name string) (string, bool) {
 	return "", false
 }
 
-var dupPutRE = regexp.MustCompile(`dup\s+(\d{1,3})\s*/([^\s/\[\]{}()<>]+)\s+put`)
+var dupPutRE = lazyregexp.MustCompile(`dup\s+(\d{1,3})\s*/([^\s/\[\]{}()<>]+)\s+put`)
 
 // builtinEncoding reads the /Encoding array of an embedded Type 1 font
 // program (its clear-text part). It returns nil for fonts using

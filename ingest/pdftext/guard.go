@@ -3,10 +3,11 @@ package pdftext
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // The library trusts the numbers in the cross-reference sections and sizes
@@ -30,19 +31,19 @@ const (
 )
 
 var (
-	startxrefRE = regexp.MustCompile(`startxref\s+([+-]?\d+)`)
-	objHeadRE   = regexp.MustCompile(`^\s*\d+\s+\d+\s+obj\b`)
-	subsecRE    = regexp.MustCompile(`(?m)^[ \t]*([+-]?\d+)[ \t]+([+-]?\d+)[ \t]*\r?$`)
-	intKeyRE    = func(key string) *regexp.Regexp {
-		return regexp.MustCompile(`/` + key + `\s*([+-]?\d+(?:\.\d*)?)`)
+	startxrefRE = lazyregexp.MustCompile(`startxref\s+([+-]?\d+)`)
+	objHeadRE   = lazyregexp.MustCompile(`^\s*\d+\s+\d+\s+obj\b`)
+	subsecRE    = lazyregexp.MustCompile(`(?m)^[ \t]*([+-]?\d+)[ \t]+([+-]?\d+)[ \t]*\r?$`)
+	intKeyRE    = func(key string) *lazyregexp.Regexp {
+		return lazyregexp.MustCompile(`/` + key + `\s*([+-]?\d+(?:\.\d*)?)`)
 	}
 	sizeRE    = intKeyRE("Size")
 	prevRE    = intKeyRE("Prev")
 	lengthRE  = intKeyRE("Length")
 	columnsRE = intKeyRE("Columns")
-	indexRE   = regexp.MustCompile(`/Index\s*\[([^\]]*)\]`)
-	refTailRE = regexp.MustCompile(`^\s+\d+\s+R\b`)
-	wRE       = regexp.MustCompile(`/W\s*\[([^\]]*)\]`)
+	indexRE   = lazyregexp.MustCompile(`/Index\s*\[([^\]]*)\]`)
+	refTailRE = lazyregexp.MustCompile(`^\s+\d+\s+R\b`)
+	wRE       = lazyregexp.MustCompile(`/W\s*\[([^\]]*)\]`)
 )
 
 // checkXref walks the cross-reference chain from the last startxref.
@@ -208,7 +209,7 @@ func checkSize(dict []byte, size int64) error {
 
 // direct finds key's number in dict, unless it is the object number of an
 // indirect reference ("/Length 12 0 R"), which says nothing about the value.
-func direct(re *regexp.Regexp, dict []byte) []byte {
+func direct(re *lazyregexp.Regexp, dict []byte) []byte {
 	loc := re.FindSubmatchIndex(dict)
 	if loc == nil || refTailRE.Match(dict[loc[1]:]) {
 		return nil

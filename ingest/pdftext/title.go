@@ -2,15 +2,16 @@ package pdftext
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
-var junkTitleRE = regexp.MustCompile(`(?i)^(microsoft (word|powerpoint)|untitled|title|document\d*|paper|main|draft)\b|\.(pdf|docx?|tex|dvi|ps|rtf|indd)$|^[\w.-]*_[\w.-]*$|^\W*$`)
+var junkTitleRE = lazyregexp.MustCompile(`(?i)^(microsoft (word|powerpoint)|untitled|title|document\d*|paper|main|draft)\b|\.(pdf|docx?|tex|dvi|ps|rtf|indd)$|^[\w.-]*_[\w.-]*$|^\W*$`)
 
 // chooseTitle prefers the /Title metadata when it looks like a real title.
 // When page 1 shows the same title, page 1 wins because metadata is often

@@ -2,9 +2,10 @@ package web
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Own identifies the paper a question is about. Its own pages are left out
@@ -33,7 +34,7 @@ const StatusOwn = "own paper"
 func (o Own) isZero() bool { return o.ID == "" && o.Title == "" }
 
 // versionRE is an arXiv version suffix ("2401.01234v2").
-var versionRE = regexp.MustCompile(`v\d+$`)
+var versionRE = lazyregexp.MustCompile(`v\d+$`)
 
 // matchURL reports whether raw points at the paper by its id.
 func (o Own) matchURL(raw string) bool {

@@ -8,12 +8,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/paperlens/paperlens/internal/httpx"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Result is one hit of a web search, ranked from 1.
@@ -116,7 +116,7 @@ func get(ctx context.Context, c *http.Client, name, u string, h http.Header, sec
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-var tagRE = regexp.MustCompile(`<[^>]*>`)
+var tagRE = lazyregexp.MustCompile(`<[^>]*>`)
 
 // plain removes the HTML highlighting some engines put in titles and snippets.
 func plain(s string) string {

@@ -1,0 +1,3 @@
+module github.com/paperlens/paperlens/third_party/lazyregexp
+
+go 1.22
