@@ -2,7 +2,7 @@
 
 package regexp
 
-import stdregex "regexp"
+import stdregex "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 
 type Regexp struct {
 	rx *stdregex.Regexp

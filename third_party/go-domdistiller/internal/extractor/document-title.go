@@ -32,7 +32,7 @@
 package extractor
 
 import (
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strings"
 
 	"github.com/go-shiori/dom"

@@ -27,7 +27,7 @@
 package pagination
 
 import (
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strconv"
 	"strings"
 	"unicode"

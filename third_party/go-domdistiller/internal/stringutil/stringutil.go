@@ -28,7 +28,7 @@ package stringutil
 
 import (
 	nurl "net/url"
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strings"
 	"unicode"
 	"unicode/utf8"

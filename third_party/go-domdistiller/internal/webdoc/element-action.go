@@ -27,7 +27,7 @@
 package webdoc
 
 import (
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strings"
 
 	"github.com/go-shiori/dom"

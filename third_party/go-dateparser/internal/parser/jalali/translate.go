@@ -1,7 +1,7 @@
 package jalali
 
 import (
-	stdregex "regexp"
+	stdregex "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strconv"
 	"strings"
 

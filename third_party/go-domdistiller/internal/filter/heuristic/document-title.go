@@ -43,7 +43,7 @@
 package heuristic
 
 import (
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strings"
 
 	"github.com/markusmobius/go-domdistiller/internal/label"

@@ -28,7 +28,7 @@ package opengraph
 
 import (
 	"fmt"
-	"regexp"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"strings"
 	"time"
 

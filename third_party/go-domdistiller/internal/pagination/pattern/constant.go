@@ -26,7 +26,7 @@
 
 package pattern
 
-import "regexp"
+import regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 
 const (
 	PageParamPlaceholder = "[*!]"
