@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/paperlens/paperlens/internal/ingestbench"
+	"github.com/paperlens/paperlens/internal/startupbench"
 	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
@@ -59,5 +61,42 @@ func TestBenchIngestJSON(t *testing.T) {
 	out, errOut, code = paperlens(t, "bench", "ingest", "--rounds", "1", dir)
 	if code != 0 || !strings.Contains(out, "isolated ingest time / in-process time (aim: ≤ 1.2×)") || !strings.Contains(out, "the ingest command, each in a fresh process") {
 		t.Errorf("text output (exit %d): %s %s", code, out, errOut)
+	}
+}
+
+// bench startup times fresh processes by the kernel's accounting. Against
+// itself (the same binary as --against) every figure is present and each
+// ratio is what the medians give; a missing binary is a named error.
+func TestBenchStartupJSON(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := paperlens(t, "bench", "startup", "--rounds", "3", "--against", os.Args[0], "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r startupbench.Result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	if r.Rounds != 3 || len(r.Programs) < 2 || r.Programs[0].Name != "paperlens" || r.Programs[0].CPURatio != 1 {
+		t.Fatalf("programs: %+v", r)
+	}
+	_, err := exec.LookPath("/usr/bin/time")
+	haveTime := err == nil
+	last := r.Programs[len(r.Programs)-1]
+	if last.Name != os.Args[0] || !last.IsReference {
+		t.Errorf("the --against binary is not the last reference: %+v", last)
+	}
+	for _, p := range r.Programs {
+		if p.CPUMs <= 0 || p.PageFaults <= 0 || (haveTime && p.MaxRSSKiB <= 0) || p.CPUMsP25 > p.CPUMs || p.CPUMs > p.CPUMsP75 {
+			t.Errorf("%s: %+v", p.Name, p)
+		}
+		if got := p.CPUMs / r.Programs[0].CPUMs; p.CPURatio != got {
+			t.Errorf("%s: ratio %v, want %v", p.Name, p.CPURatio, got)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "paperlens-old")
+	_, errOut, code = paperlens(t, "bench", "startup", "--rounds", "1", "--against", missing)
+	if code == 0 || !strings.Contains(errOut, missing) {
+		t.Errorf("a missing --against binary: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/internal/ingestbench"
+	"github.com/paperlens/paperlens/internal/startupbench"
 )
 
 func newBenchCmd() *cobra.Command {
@@ -18,7 +19,7 @@ func newBenchCmd() *cobra.Command {
 prints the ratio. Figures from different machines are not comparable; the
 ratios are.`,
 	}
-	cmd.AddCommand(newBenchIngestCmd())
+	cmd.AddCommand(newBenchIngestCmd(), newBenchStartupCmd())
 	return cmd
 }
 
@@ -65,5 +66,46 @@ side pays its own start.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
 	cmd.Flags().IntVar(&workers, "workers", 0, "ingest workers (default: number of CPUs)")
 	cmd.Flags().IntVar(&rounds, "rounds", 3, "interleaved rounds of pdftotext and both ingests; each figure is the median")
+	return cmd
+}
+
+func newBenchStartupCmd() *cobra.Command {
+	var asJSON bool
+	var rounds int
+	var against []string
+	cmd := &cobra.Command{
+		Use:   "startup",
+		Short: "CPU, memory and page faults of a fresh paperlens process, against pdftotext -v and other builds",
+		Long: `bench startup runs paperlens --help as a fresh process, pdftotext -v
+(when installed) and each --against binary with --help, in --rounds
+interleaved rounds, and prints each one's median CPU time (user + system),
+peak resident memory and page faults as the kernel accounts them for the
+child, with each program's CPU as a ratio to ours.
+
+Every command and every extraction worker pays this start, so it is the
+floor of an ingest. To compare builds, keep the old binary:
+  git stash; go build -o /tmp/paperlens-old ./cmd/paperlens; git stash pop
+  paperlens bench startup --against /tmp/paperlens-old`,
+		Example: "  paperlens bench startup --rounds 100\n  paperlens bench startup --against /tmp/paperlens-old --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			self, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find this program to time its start: %w", err)
+			}
+			r, err := startupbench.Run(cmd.Context(), startupbench.Options{Self: self, Against: against, Rounds: rounds})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(os.Stdout).Encode(r)
+			}
+			r.WriteText(os.Stdout)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
+	cmd.Flags().IntVar(&rounds, "rounds", 50, "interleaved rounds; each figure is a median over them")
+	cmd.Flags().StringArrayVar(&against, "against", nil, "another paperlens binary to time with --help (repeatable), e.g. an older build")
 	return cmd
 }
