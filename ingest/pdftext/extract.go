@@ -12,6 +12,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -45,6 +46,10 @@ type Document struct {
 	Title string // from metadata when it looks like a real title, else from page 1 text (largest font lines at the top)
 	Pages int
 	Text  string // cleaned text; paragraphs separated by "\n\n"; a section heading ("1 Introduction", "3.2 Setup", "Abstract", "References") on its own paragraph
+	// Spans marks what stretches of Text are (headings, tables, captions,
+	// references, a contents page, front matter, figure text), sorted and
+	// not overlapping; text outside every span is body text.
+	Spans []kind.Span
 	// Warnings lists pages that could not be read (their text is missing).
 	Warnings []string
 }
