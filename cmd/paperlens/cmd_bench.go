@@ -19,7 +19,7 @@ func newBenchCmd() *cobra.Command {
 prints the ratio. Figures from different machines are not comparable; the
 ratios are.`,
 	}
-	cmd.AddCommand(newBenchIngestCmd(), newBenchStartupCmd())
+	cmd.AddCommand(newBenchIngestCmd(), newBenchStartupCmd(), newBenchTextCmd())
 	return cmd
 }
 

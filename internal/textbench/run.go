@@ -1,0 +1,408 @@
+package textbench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/paperlens/paperlens/ingest/pdftext"
+)
+
+// The tools, in the order they are run and printed.
+const (
+	Ours      = "paperlens"
+	Pdftotext = "pdftotext"
+	PyMuPDF   = "pymupdf"
+)
+
+// Python is the interpreter whose fitz module (Debian's python3-fitz) runs
+// PyMuPDF; the system one, not whatever python3 comes first on PATH.
+var Python = "/usr/bin/python3"
+
+// pymupdfScript extracts each file as py-pdf/benchmarks does
+// (pdf_benchmark/library_code.py, pymupdf_get_text): open the bytes as a
+// stream, and join page.get_text() of every page, each followed by "\n".
+// It prints one JSON line per file with the seconds spent in fitz.
+const pymupdfScript = `
+import json, sys, time
+import fitz
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        data = f.read()
+    t0 = time.perf_counter()
+    with fitz.open(stream=data, filetype="pdf") as doc:
+        text = ""
+        for page in doc:
+            text += page.get_text() + "\n"
+    t1 = time.perf_counter()
+    print(json.dumps({"path": path, "text": text, "seconds": t1 - t0}))
+`
+
+// Options says what to run.
+type Options struct {
+	Dir    string // holds NAME.pdf with NAME.txt, the ground truth
+	Rounds int    // each tool's time per document is the median over this many rounds; 0 means 1
+	// Save, when set, is a directory that receives each tool's text of
+	// each document as Save/TOOL/NAME.txt, to read what the scores mean.
+	Save string
+}
+
+// Scores are the four metrics of one text against its ground truth, each
+// in [0, 1].
+type Scores struct {
+	Ratio   float64 `json:"ratio"`    // py-pdf's Levenshtein ratio over the whole text
+	RatioWS float64 `json:"ratio_ws"` // the same with white space collapsed
+	Order   float64 `json:"order"`    // pairs of located paragraphs in order
+	Symbols float64 `json:"symbols"`  // recall of Greek letters, arrows and operators
+}
+
+// Row is one tool on one document.
+type Row struct {
+	Tool     string `json:"tool"`
+	Document string `json:"document"`
+	Scores
+	Paragraphs Order   `json:"paragraphs"`
+	SymbolSet  Symbols `json:"symbol_counts"`
+	Chars      int     `json:"chars"`   // code points of the tool's text
+	Seconds    float64 `json:"seconds"` // median extraction time
+	Err        string  `json:"error,omitempty"`
+}
+
+// Mean is one tool's average over the documents.
+type Mean struct {
+	Tool string `json:"tool"`
+	Scores
+	// RatioVsPyMuPDF is this tool's mean Ratio over PyMuPDF's, when
+	// PyMuPDF ran.
+	RatioVsPyMuPDF float64 `json:"ratio_vs_pymupdf,omitempty"`
+	Seconds        float64 `json:"seconds"` // sum of the per-document median times
+}
+
+// Report is a whole run; its JSON is paperlens bench text --json.
+type Report struct {
+	Dir         string            `json:"dir"`
+	Documents   []string          `json:"documents"`
+	Tools       []string          `json:"tools"`                 // the tools that ran
+	Unavailable map[string]string `json:"unavailable,omitempty"` // tool → why it did not run
+	Rounds      int               `json:"rounds"`
+	Rows        []Row             `json:"rows"` // documents in order, tools in order within each
+	Means       []Mean            `json:"means"`
+	// TimeVsPdftotext is our total extraction time over pdftotext's. Ours
+	// runs in this process; pdftotext's time includes starting it, as it
+	// does in every use.
+	TimeVsPdftotext float64 `json:"time_ratio_vs_pdftotext,omitempty"`
+}
+
+// ErrNoGroundTruth means the directory has no NAME.pdf with a NAME.txt.
+var ErrNoGroundTruth = errors.New("no ground truth")
+
+type tool struct {
+	name string
+	run  func(ctx context.Context, paths []string) ([]string, []float64, error)
+}
+
+// Run scores every available tool on every document of opt.Dir.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	names, err := documents(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	rounds := max(opt.Rounds, 1)
+	r := &Report{Dir: opt.Dir, Documents: names, Rounds: rounds, Unavailable: map[string]string{}}
+	truth := make([]string, len(names))
+	paths := make([]string, len(names))
+	for i, n := range names {
+		b, err := os.ReadFile(filepath.Join(opt.Dir, n+".txt"))
+		if err != nil {
+			return nil, fmt.Errorf("read ground truth: %w", err)
+		}
+		truth[i] = string(b)
+		paths[i] = filepath.Join(opt.Dir, n+".pdf")
+	}
+
+	tools := []tool{{Ours, runOurs}}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		r.Unavailable[Pdftotext] = "pdftotext is not on PATH (Debian: poppler-utils)"
+	} else {
+		tools = append(tools, tool{Pdftotext, runPdftotext})
+	}
+	if out, err := exec.CommandContext(ctx, Python, "-c", "import fitz").CombinedOutput(); err != nil {
+		r.Unavailable[PyMuPDF] = fmt.Sprintf("%s cannot import fitz (Debian: python3-fitz): %v %s", Python, err, strings.TrimSpace(string(out)))
+	} else {
+		tools = append(tools, tool{PyMuPDF, runPyMuPDF})
+	}
+	if len(r.Unavailable) == 0 {
+		r.Unavailable = nil
+	}
+
+	texts := make([][]string, len(tools))
+	secs := make([][][]float64, len(tools)) // tool, document, round
+	errs := make([][]string, len(tools))
+	for ti := range tools {
+		secs[ti] = make([][]float64, len(names))
+		errs[ti] = make([]string, len(names))
+	}
+	// Rounds interleave the tools, so a busy machine slows them alike.
+	for round := 0; round < rounds; round++ {
+		for ti, t := range tools {
+			out, sec, err := t.run(ctx, paths)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil && out == nil {
+				return nil, fmt.Errorf("run %s: %w", t.name, err)
+			}
+			if round == 0 {
+				texts[ti] = out
+			}
+			for di := range names {
+				secs[ti][di] = append(secs[ti][di], sec[di])
+				if err != nil && out[di] == "" && errs[ti][di] == "" {
+					errs[ti][di] = err.Error()
+				}
+			}
+		}
+	}
+
+	for di, n := range names {
+		for ti, t := range tools {
+			got := texts[ti][di]
+			row := Row{Tool: t.name, Document: n, Chars: len([]rune(got)), Seconds: median(secs[ti][di]), Err: errs[ti][di]}
+			row.Paragraphs = ParagraphOrder(truth[di], got)
+			row.SymbolSet = SymbolRecall(truth[di], got)
+			row.Scores = Scores{
+				Ratio:   Ratio(truth[di], got),
+				RatioWS: RatioWS(truth[di], got),
+				Order:   row.Paragraphs.Score,
+				Symbols: row.SymbolSet.Score,
+			}
+			r.Rows = append(r.Rows, row)
+			if opt.Save != "" {
+				dir := filepath.Join(opt.Save, t.name)
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return nil, fmt.Errorf("save texts: %w", err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, n+".txt"), []byte(got), 0o644); err != nil {
+					return nil, fmt.Errorf("save texts: %w", err)
+				}
+			}
+		}
+	}
+	for _, t := range tools {
+		r.Tools = append(r.Tools, t.name)
+		m := Mean{Tool: t.name}
+		k := 0
+		for _, row := range r.Rows {
+			if row.Tool != t.name {
+				continue
+			}
+			k++
+			m.Ratio += row.Ratio
+			m.RatioWS += row.RatioWS
+			m.Order += row.Order
+			m.Symbols += row.Symbols
+			m.Seconds += row.Seconds
+		}
+		m.Ratio /= float64(k)
+		m.RatioWS /= float64(k)
+		m.Order /= float64(k)
+		m.Symbols /= float64(k)
+		r.Means = append(r.Means, m)
+	}
+	if py := r.mean(PyMuPDF); py != nil && py.Ratio > 0 {
+		for i := range r.Means {
+			r.Means[i].RatioVsPyMuPDF = r.Means[i].Ratio / py.Ratio
+		}
+	}
+	if ours, pt := r.mean(Ours), r.mean(Pdftotext); ours != nil && pt != nil && pt.Seconds > 0 {
+		r.TimeVsPdftotext = ours.Seconds / pt.Seconds
+	}
+	return r, nil
+}
+
+func (r *Report) mean(tool string) *Mean {
+	for i := range r.Means {
+		if r.Means[i].Tool == tool {
+			return &r.Means[i]
+		}
+	}
+	return nil
+}
+
+// documents lists the NAMEs in dir with both NAME.pdf and NAME.txt, sorted.
+func documents(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("ground-truth directory %s: %w", dir, err)
+		}
+		return nil, fmt.Errorf("read ground-truth directory: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		n, ok := strings.CutSuffix(e.Name(), ".pdf")
+		if !ok || e.IsDir() {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, n+".txt")); err == nil && st.Mode().IsRegular() {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%w in %s: it needs NAME.pdf files each with a NAME.txt", ErrNoGroundTruth, dir)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func runOurs(ctx context.Context, paths []string) ([]string, []float64, error) {
+	texts := make([]string, len(paths))
+	secs := make([]float64, len(paths))
+	var first error
+	for i, p := range paths {
+		t0 := time.Now()
+		doc, err := pdftext.ExtractFile(ctx, p)
+		secs[i] = time.Since(t0).Seconds()
+		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("extract %s: %w", p, err)
+			}
+			continue
+		}
+		texts[i] = doc.Text
+	}
+	return texts, secs, first
+}
+
+// runPdftotext runs pdftotext as py-pdf/benchmarks does
+// (pdftotext_get_text: pdftotext -enc UTF-8 FILE -), one process a file.
+func runPdftotext(ctx context.Context, paths []string) ([]string, []float64, error) {
+	texts := make([]string, len(paths))
+	secs := make([]float64, len(paths))
+	var first error
+	for i, p := range paths {
+		var out, errb bytes.Buffer
+		c := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", p, "-")
+		c.Stdout, c.Stderr = &out, &errb
+		t0 := time.Now()
+		err := c.Run()
+		secs[i] = time.Since(t0).Seconds()
+		if err != nil && first == nil {
+			first = fmt.Errorf("pdftotext %s: %w: %s", p, err, strings.TrimSpace(errb.String()))
+		}
+		texts[i] = out.String()
+	}
+	return texts, secs, first
+}
+
+// runPyMuPDF runs one Python process over all files; each time is the
+// seconds inside fitz for that file, without Python's start.
+func runPyMuPDF(ctx context.Context, paths []string) ([]string, []float64, error) {
+	var out, errb bytes.Buffer
+	c := exec.CommandContext(ctx, Python, append([]string{"-c", pymupdfScript}, paths...)...)
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		return nil, nil, fmt.Errorf("%s with fitz: %w: %s", Python, err, strings.TrimSpace(errb.String()))
+	}
+	texts := make([]string, len(paths))
+	secs := make([]float64, len(paths))
+	dec := json.NewDecoder(&out)
+	for i := range paths {
+		var line struct {
+			Path    string  `json:"path"`
+			Text    string  `json:"text"`
+			Seconds float64 `json:"seconds"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			return nil, nil, fmt.Errorf("read PyMuPDF's output for %s: %w", paths[i], err)
+		}
+		if line.Path != paths[i] {
+			return nil, nil, fmt.Errorf("PyMuPDF answered for %s, expected %s", line.Path, paths[i])
+		}
+		texts[i], secs[i] = line.Text, line.Seconds
+	}
+	return texts, secs, nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// WriteText prints the table: one line per document and tool, then each
+// tool's means, the ratios to PyMuPDF and the time against pdftotext.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "paperlens bench text: %d documents in %s, %d round(s); tools: %s\n", len(r.Documents), r.Dir, r.Rounds, strings.Join(r.Tools, ", "))
+	for _, t := range sortedKeys(r.Unavailable) {
+		fmt.Fprintf(w, "not run: %s: %s\n", t, r.Unavailable[t])
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "document\ttool\tratio\tratio-ws\torder\tlocated\tsymbols\tfound\ttime\t")
+	for i, row := range r.Rows {
+		doc := row.Document
+		if i > 0 && r.Rows[i-1].Document == doc {
+			doc = ""
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%d/%d\t%.3f\t%d/%d\t%s\t\n", doc, row.Tool, row.Ratio, row.RatioWS, row.Order,
+			row.Paragraphs.Located, row.Paragraphs.Paragraphs, row.Symbols, row.SymbolSet.Found, row.SymbolSet.Truth, ms(row.Seconds))
+	}
+	for i, m := range r.Means {
+		label := ""
+		if i == 0 {
+			label = "mean"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t\t%.3f\t\t%s\t\n", label, m.Tool, m.Ratio, m.RatioWS, m.Order, m.Symbols, ms(m.Seconds))
+	}
+	tw.Flush()
+	for _, row := range r.Rows {
+		if row.Err != "" {
+			fmt.Fprintf(w, "error: %s on %s: %s\n", row.Tool, row.Document, row.Err)
+		}
+	}
+	fmt.Fprintln(w)
+	if r.mean(PyMuPDF) == nil {
+		fmt.Fprintln(w, "mean ratio against PyMuPDF's: PyMuPDF is unavailable")
+	} else {
+		var parts []string
+		for _, m := range r.Means {
+			if m.Tool != PyMuPDF {
+				parts = append(parts, fmt.Sprintf("%s %.3f", m.Tool, m.RatioVsPyMuPDF))
+			}
+		}
+		fmt.Fprintf(w, "mean ratio against PyMuPDF's: %s\n", strings.Join(parts, ", "))
+	}
+	if r.TimeVsPdftotext > 0 {
+		fmt.Fprintf(w, "time: %s %s, %s %s: ours ÷ pdftotext = %.2f (ours in this process, pdftotext a process a file)\n",
+			Ours, ms(r.mean(Ours).Seconds), Pdftotext, ms(r.mean(Pdftotext).Seconds), r.TimeVsPdftotext)
+	}
+}
+
+func ms(s float64) string { return fmt.Sprintf("%.1fms", s*1000) }
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
