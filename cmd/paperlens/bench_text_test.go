@@ -86,9 +86,12 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	var pymupdf float64
 	for _, m := range r.Means {
 		var sum textbench.Scores
+		var found, truth int
 		n := 0
 		for _, row := range r.Rows {
 			if row.Tool == m.Tool {
+				found += row.SymbolSet.Found
+				truth += row.SymbolSet.Truth
 				sum.Ratio += row.Ratio
 				sum.RatioWS += row.RatioWS
 				sum.Order += row.Order
@@ -103,6 +106,9 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 			if math.Abs(pair[0]-pair[1]/float64(n)) > 1e-9 {
 				t.Errorf("%s mean %s = %v, rows give %v", m.Tool, name, pair[0], pair[1]/float64(n))
 			}
+		}
+		if m.AllSymbols.Found != found || m.AllSymbols.Truth != truth || truth == 0 || m.AllSymbols.Score != float64(found)/float64(truth) {
+			t.Errorf("%s symbols over all documents %+v, rows give %d/%d", m.Tool, m.AllSymbols, found, truth)
 		}
 		if m.Tool == textbench.PyMuPDF {
 			pymupdf = m.Ratio
@@ -150,7 +156,7 @@ func TestBenchTextTable(t *testing.T) {
 			t.Errorf("the table does not name %s:\n%s", name, out)
 		}
 	}
-	for _, s := range []string{"ratio-ws", "mean", "mean ratio against PyMuPDF's:"} {
+	for _, s := range []string{"ratio-ws", "mean", "mean ratio against PyMuPDF's:", "symbols over all documents:"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("the table lacks %q:\n%s", s, out)
 		}
