@@ -33,7 +33,8 @@ var Python = "/usr/bin/python3"
 // pymupdfScript extracts each file as py-pdf/benchmarks does
 // (pdf_benchmark/library_code.py, pymupdf_get_text): open the bytes as a
 // stream, and join page.get_text() of every page, each followed by "\n".
-// It prints one JSON line per file with the seconds spent in fitz.
+// It prints one JSON line per file with the seconds spent in fitz, and
+// fitz's exception when it raised one.
 const pymupdfScript = `
 import json, sys, time
 import fitz
@@ -41,12 +42,15 @@ for path in sys.argv[1:]:
     with open(path, "rb") as f:
         data = f.read()
     t0 = time.perf_counter()
-    with fitz.open(stream=data, filetype="pdf") as doc:
-        text = ""
-        for page in doc:
-            text += page.get_text() + "\n"
+    text, error = "", ""
+    try:
+        with fitz.open(stream=data, filetype="pdf") as doc:
+            for page in doc:
+                text += page.get_text() + "\n"
+    except Exception as e:
+        error = repr(e)
     t1 = time.perf_counter()
-    print(json.dumps({"path": path, "text": text, "seconds": t1 - t0}))
+    print(json.dumps({"path": path, "text": text, "seconds": t1 - t0, "error": error}))
 `
 
 // Options says what to run.
@@ -111,9 +115,17 @@ type Report struct {
 // ErrNoGroundTruth means the directory has no NAME.pdf with a NAME.txt.
 var ErrNoGroundTruth = errors.New("no ground truth")
 
+// A tool extracts every file: its text, seconds and error per file, or an
+// error that stops the run.
 type tool struct {
 	name string
-	run  func(ctx context.Context, paths []string) ([]string, []float64, error)
+	run  func(ctx context.Context, paths []string) ([]extraction, error)
+}
+
+type extraction struct {
+	text    string
+	seconds float64
+	err     error
 }
 
 // Run scores every available tool on every document of opt.Dir.
@@ -160,20 +172,23 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	// Rounds interleave the tools, so a busy machine slows them alike.
 	for round := 0; round < rounds; round++ {
 		for ti, t := range tools {
-			out, sec, err := t.run(ctx, paths)
+			out, err := t.run(ctx, paths)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if err != nil && out == nil {
+			if err != nil {
 				return nil, fmt.Errorf("run %s: %w", t.name, err)
 			}
 			if round == 0 {
-				texts[ti] = out
+				texts[ti] = make([]string, len(names))
 			}
-			for di := range names {
-				secs[ti][di] = append(secs[ti][di], sec[di])
-				if err != nil && out[di] == "" && errs[ti][di] == "" {
-					errs[ti][di] = err.Error()
+			for di, x := range out {
+				if round == 0 {
+					texts[ti][di] = x.text
+				}
+				secs[ti][di] = append(secs[ti][di], x.seconds)
+				if x.err != nil && errs[ti][di] == "" {
+					errs[ti][di] = x.err.Error()
 				}
 			}
 		}
@@ -276,73 +291,70 @@ func documents(dir string) ([]string, error) {
 	return names, nil
 }
 
-func runOurs(ctx context.Context, paths []string) ([]string, []float64, error) {
-	texts := make([]string, len(paths))
-	secs := make([]float64, len(paths))
-	var first error
+func runOurs(ctx context.Context, paths []string) ([]extraction, error) {
+	out := make([]extraction, len(paths))
 	for i, p := range paths {
 		t0 := time.Now()
 		doc, err := pdftext.ExtractFile(ctx, p)
-		secs[i] = time.Since(t0).Seconds()
+		out[i].seconds = time.Since(t0).Seconds()
 		if err != nil {
-			if first == nil {
-				first = fmt.Errorf("extract %s: %w", p, err)
-			}
+			out[i].err = fmt.Errorf("extract %s: %w", p, err)
 			continue
 		}
-		texts[i] = doc.Text
+		out[i].text = doc.Text
 	}
-	return texts, secs, first
+	return out, nil
 }
 
 // runPdftotext runs pdftotext as py-pdf/benchmarks does
 // (pdftotext_get_text: pdftotext -enc UTF-8 FILE -), one process a file.
-func runPdftotext(ctx context.Context, paths []string) ([]string, []float64, error) {
-	texts := make([]string, len(paths))
-	secs := make([]float64, len(paths))
-	var first error
+func runPdftotext(ctx context.Context, paths []string) ([]extraction, error) {
+	out := make([]extraction, len(paths))
 	for i, p := range paths {
-		var out, errb bytes.Buffer
+		var stdout, stderr bytes.Buffer
 		c := exec.CommandContext(ctx, "pdftotext", "-enc", "UTF-8", p, "-")
-		c.Stdout, c.Stderr = &out, &errb
+		c.Stdout, c.Stderr = &stdout, &stderr
 		t0 := time.Now()
 		err := c.Run()
-		secs[i] = time.Since(t0).Seconds()
-		if err != nil && first == nil {
-			first = fmt.Errorf("pdftotext %s: %w: %s", p, err, strings.TrimSpace(errb.String()))
+		out[i].seconds = time.Since(t0).Seconds()
+		if err != nil {
+			out[i].err = fmt.Errorf("pdftotext %s: %w: %s", p, err, strings.TrimSpace(stderr.String()))
 		}
-		texts[i] = out.String()
+		out[i].text = stdout.String()
 	}
-	return texts, secs, first
+	return out, nil
 }
 
 // runPyMuPDF runs one Python process over all files; each time is the
 // seconds inside fitz for that file, without Python's start.
-func runPyMuPDF(ctx context.Context, paths []string) ([]string, []float64, error) {
-	var out, errb bytes.Buffer
+func runPyMuPDF(ctx context.Context, paths []string) ([]extraction, error) {
+	var stdout, stderr bytes.Buffer
 	c := exec.CommandContext(ctx, Python, append([]string{"-c", pymupdfScript}, paths...)...)
-	c.Stdout, c.Stderr = &out, &errb
+	c.Stdout, c.Stderr = &stdout, &stderr
 	if err := c.Run(); err != nil {
-		return nil, nil, fmt.Errorf("%s with fitz: %w: %s", Python, err, strings.TrimSpace(errb.String()))
+		return nil, fmt.Errorf("%s with fitz: %w: %s", Python, err, strings.TrimSpace(stderr.String()))
 	}
-	texts := make([]string, len(paths))
-	secs := make([]float64, len(paths))
-	dec := json.NewDecoder(&out)
+	out := make([]extraction, len(paths))
+	dec := json.NewDecoder(&stdout)
 	for i := range paths {
 		var line struct {
 			Path    string  `json:"path"`
 			Text    string  `json:"text"`
 			Seconds float64 `json:"seconds"`
+			Error   string  `json:"error"`
 		}
 		if err := dec.Decode(&line); err != nil {
-			return nil, nil, fmt.Errorf("read PyMuPDF's output for %s: %w", paths[i], err)
+			return nil, fmt.Errorf("read PyMuPDF's output for %s: %w", paths[i], err)
 		}
 		if line.Path != paths[i] {
-			return nil, nil, fmt.Errorf("PyMuPDF answered for %s, expected %s", line.Path, paths[i])
+			return nil, fmt.Errorf("PyMuPDF answered for %s, expected %s", line.Path, paths[i])
 		}
-		texts[i], secs[i] = line.Text, line.Seconds
+		out[i] = extraction{text: line.Text, seconds: line.Seconds}
+		if line.Error != "" {
+			out[i].err = fmt.Errorf("PyMuPDF on %s: %s", paths[i], line.Error)
+		}
 	}
-	return texts, secs, nil
+	return out, nil
 }
 
 func median(xs []float64) float64 {
