@@ -3,7 +3,11 @@
 // fusion. Subpackages hold each part behind a small interface.
 package retrieve
 
-import "context"
+import (
+	"context"
+
+	"github.com/paperlens/paperlens/chunk/kind"
+)
 
 // Hit is one retrieved passage.
 type Hit struct {
@@ -21,6 +25,10 @@ type Query struct {
 	Text    string
 	PaperID string
 	K       int
+	// Exclude leaves passages of these kinds out (--exclude-kinds): the
+	// K hits are the best of the other kinds. The retrievers of package
+	// index honour it; a Retriever that cannot tell kinds ignores it.
+	Exclude []kind.Kind
 }
 
 // Retriever is anything that ranks passages for a query.
