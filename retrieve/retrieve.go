@@ -36,3 +36,23 @@ type Retriever interface {
 	Name() string
 	Search(ctx context.Context, q Query) ([]Hit, error)
 }
+
+// Excluding makes every query of r leave out the given kinds (see
+// Query.Exclude), for callers that hand a retriever on: r unchanged when
+// kinds is empty.
+func Excluding(r Retriever, kinds []kind.Kind) Retriever {
+	if len(kinds) == 0 {
+		return r
+	}
+	return excluding{r, kinds}
+}
+
+type excluding struct {
+	Retriever
+	kinds []kind.Kind
+}
+
+func (e excluding) Search(ctx context.Context, q Query) ([]Hit, error) {
+	q.Exclude = append(q.Exclude[:len(q.Exclude):len(q.Exclude)], e.kinds...)
+	return e.Retriever.Search(ctx, q)
+}

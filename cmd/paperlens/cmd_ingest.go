@@ -37,7 +37,7 @@ cl100k_base tokens; a passage is cut inside a sentence only when that one
 sentence is longer than the limit.
 
 Passage kinds: each passage records what it is, one of
-  `+kind.Names(kind.All)+`
+  ` + kind.Names(kind.All) + `
 (a heading joins the passage after it). --drop leaves kinds out of the
 stored text and its passages: by default contents pages and the text
 inside figures (axis ticks and labels), which win retrieval for questions
