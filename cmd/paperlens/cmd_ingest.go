@@ -62,6 +62,9 @@ files you did not make.`,
   paperlens ingest --json --min-tokens 4096 --reject-short papers/ elabench.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := ingest.ParseDrop(opt.Drop); err != nil {
+				return err
+			}
 			home := homeDir(cmd)
 			st, err := corpus.Open(home, false)
 			if err != nil {
