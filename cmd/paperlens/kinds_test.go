@@ -165,6 +165,19 @@ func TestSearchExcludeKinds(t *testing.T) {
 			t.Errorf("a reference among the hits: %v", h)
 		}
 	}
+	// ask gives the model the passages of the other kinds too.
+	for _, c := range []struct {
+		exclude string
+		refs    bool
+	}{{"", true}, {"references", false}} {
+		out, errOut, code := paperlens(t, "ask", "--home", home, "--paper", "pruning", "--mode", "bm25", "-k", "3", "--exclude-kinds", c.exclude, "reservoir saliency parked tokens")
+		if code != 0 || strings.Count(out, "pruning#") != 3 {
+			t.Fatalf("ask --exclude-kinds %q: exit %d %s %s", c.exclude, code, out, errOut)
+		}
+		if got := strings.Contains(out, "\n    ["); got != c.refs {
+			t.Errorf("ask --exclude-kinds %q: references among the passages: %v\n%s", c.exclude, got, out)
+		}
+	}
 	if _, errOut, code := paperlens(t, "search", "--home", home, "--exclude-kinds", "bibliography", "x"); code != 2 || !strings.Contains(errOut, "--exclude-kinds") {
 		t.Errorf("bad kind: exit %d %q", code, errOut)
 	}
