@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/chunk/tokens"
 )
 
@@ -17,12 +18,13 @@ const minMaxTokens = 8
 
 // Passage is one retrieval unit of a document.
 type Passage struct {
-	Ordinal int    // 0-based order in the document
-	Start   int    // byte offset of Text in the input
-	End     int    // Start + len(Text); passages tile the input
-	Tokens  int    // cl100k_base tokens of Text, counted on Text itself
-	Section string // title of the heading in force where the passage's text begins; "" before the first heading
-	Text    string // input[Start:End]
+	Ordinal int       // 0-based order in the document
+	Start   int       // byte offset of Text in the input
+	End     int       // Start + len(Text); passages tile the input
+	Tokens  int       // cl100k_base tokens of Text, counted on Text itself
+	Section string    // title of the heading in force where the passage's text begins; "" before the first heading
+	Kind    kind.Kind // what the passage is (body, references, table...); never heading, never empty
+	Text    string    // input[Start:End]
 }
 
 // Options tune Split.
@@ -37,6 +39,11 @@ type Options struct {
 	// of leaving a stub. Set it above 1 to pack purely by size, as
 	// ElaipBench does, or below 0 to close a passage at every heading.
 	SectionFill float64
+	// Spans mark kinds of the text (see package kind), as the extractor
+	// found them. A passage never holds text of two kinds, except that a
+	// heading joins the passage that follows it; text outside every span
+	// is body. Nil makes every passage body.
+	Spans []kind.Span
 }
 
 func (o Options) withDefaults() Options {
@@ -54,9 +61,10 @@ func (o Options) withDefaults() Options {
 // than MaxTokens after passages took pieces of it.
 type unit struct {
 	start, end int
-	tokens     int  // exact for ordinary units; only a lower bound when long
-	heading    bool // the sentence is a heading line
-	long       bool // more than MaxTokens: must be cut
+	tokens     int       // exact for ordinary units; only a lower bound when long
+	heading    bool      // the sentence is a heading line
+	long       bool      // more than MaxTokens: must be cut
+	kind       kind.Kind // the passage kind the unit belongs to: a heading has that of what follows
 	stream     *tokStream
 }
 
@@ -112,20 +120,31 @@ func (t *tokStream) window(pos, n int) []int {
 // A passage is also closed before a section heading once it holds
 // opt.SectionFill*MaxTokens tokens, and a heading is never left as the last
 // line of a passage whose next passage starts its section.
+//
+// With opt.Spans, sentences are also cut where a span begins or ends, and a
+// passage is closed wherever the kind changes, so that each passage has one
+// Kind. Heading lines (found in the text, or marked kind.Heading) take the
+// kind of the text after them.
 func Split(text string, opt Options) []Passage {
 	if text == "" {
 		return nil
 	}
 	opt = opt.withDefaults()
 	heads := Headings(text)
+	sents := sentenceSpans(text, heads)
+	spans := kind.Normalize(opt.Spans, len(text))
+	if len(spans) > 0 {
+		sents = cutAtKinds(text, sents, spans)
+	}
 	p := &packer{
 		text:         text,
 		heads:        heads,
 		limit:        opt.MaxTokens,
 		sectionBreak: int(opt.SectionFill * float64(opt.MaxTokens)),
-		units:        makeUnits(text, sentenceSpans(text, heads), heads, opt.MaxTokens),
+		units:        makeUnits(text, sents, heads, opt.MaxTokens),
 		blank:        Span{-1, -1},
 	}
+	assignKinds(text, p.units, spans)
 	p.run()
 	return p.out
 }
@@ -150,13 +169,14 @@ func (p *packer) skipSpace(pos int) int {
 	return p.blank.End
 }
 
-func (p *packer) emit(start, end, n int) {
+func (p *packer) emit(start, end, n int, k kind.Kind) {
 	p.out = append(p.out, Passage{
 		Ordinal: len(p.out),
 		Start:   start,
 		End:     end,
 		Tokens:  n,
 		Section: sectionAt(p.heads, p.skipSpace(start)),
+		Kind:    k,
 		Text:    p.text[start:end],
 	})
 }
@@ -172,6 +192,10 @@ func (p *packer) run() {
 			add -= p.seam(p.units[hi-1], u)
 		}
 		switch {
+		case hi > lo && u.kind != p.units[hi-1].kind:
+			// A passage has one kind; the headings before u already
+			// carry u's kind, so none is left behind.
+			hi = p.flush(lo, hi, known)
 		case hi > lo && u.heading && est >= p.sectionBreak:
 			hi = p.flush(lo, hi, known)
 		case u.long:
@@ -189,7 +213,7 @@ func (p *packer) run() {
 				hi = p.flush(lo, p.withoutTrailingHeadings(lo, hi), -1)
 				break
 			}
-			p.emit(start, cut, n)
+			p.emit(start, cut, n, u.kind)
 			p.units[hi] = p.rest(u, cut)
 		case hi == lo || est+add <= p.limit:
 			hi, est, known = hi+1, est+add, -1
@@ -252,7 +276,7 @@ func (p *packer) flush(lo, hi, known int) int {
 		// A single ordinary unit was counted on its own text when it was
 		// made, so the loop ends at the latest when one unit is left.
 		if n <= p.limit || hi-lo == 1 {
-			p.emit(start, end, n)
+			p.emit(start, end, n, p.units[lo].kind)
 			return hi
 		}
 		hi, known = p.withoutTrailingHeadings(lo, hi-1), -1
@@ -293,7 +317,7 @@ func (p *packer) fit(start int, u unit) (cut, n int) {
 // rest is what remains of the long unit u after a passage took text up to
 // cut.
 func (p *packer) rest(u unit, cut int) unit {
-	r := unit{start: cut, end: u.end, stream: u.stream}
+	r := unit{start: cut, end: u.end, stream: u.stream, kind: u.kind}
 	r.tokens = len(u.stream.window(cut, p.limit+1))
 	if r.tokens <= p.limit {
 		// Counting the rest exactly is cheap only once it is short.
@@ -360,4 +384,84 @@ func sectionAt(heads []Heading, pos int) string {
 		return ""
 	}
 	return heads[i-1].Title
+}
+
+// cutAtKinds cuts sentences where a kind span begins or ends, so that no
+// unit holds text of two kinds. A boundary is moved forward past blanks,
+// which stay with the text before them; a cut that would leave only blanks
+// on either side is not made. Sentences and spans are both sorted, so one
+// pass over each suffices.
+func cutAtKinds(text string, sents []Span, spans []kind.Span) []Span {
+	bounds := make([]int, 0, 2*len(spans))
+	for _, sp := range spans {
+		for _, b := range []int{sp.Start, sp.End} {
+			// Bounds increase, so one inside the blanks the last one
+			// skipped skips to the same place: no run is scanned twice.
+			if last := len(bounds) - 1; last >= 0 && b <= bounds[last] {
+				continue
+			}
+			b = skipSpace(text, b)
+			if len(bounds) == 0 || b > bounds[len(bounds)-1] {
+				bounds = append(bounds, b)
+			}
+		}
+	}
+	out := make([]Span, 0, len(sents)+len(bounds))
+	j := 0
+	for _, s := range sents {
+		for j < len(bounds) && bounds[j] <= s.Start {
+			j++
+		}
+		start := s.Start
+		for ; j < len(bounds) && bounds[j] < s.End; j++ {
+			b := bounds[j]
+			if skipSpace(text, start) < b {
+				out = append(out, Span{start, b})
+				start = b
+			}
+		}
+		out = append(out, Span{start, s.End})
+	}
+	return out
+}
+
+// assignKinds gives each unit its passage kind: the kind of the span at its
+// first non-blank byte, except that a heading (a heading line of the text,
+// or text marked kind.Heading) of body or heading kind takes the kind of
+// the next unit that is not such a heading, so that it opens the passage
+// after it. Trailing headings take the kind before them. No unit is left
+// with kind.Heading or "".
+func assignKinds(text string, units []unit, spans []kind.Span) {
+	j := 0
+	for i := range units {
+		u := &units[i]
+		pos := skipSpace(text, u.start)
+		for j < len(spans) && spans[j].End <= pos {
+			j++
+		}
+		u.kind = kind.Body
+		if j < len(spans) && spans[j].Start <= pos && pos < u.end {
+			u.kind = spans[j].Kind
+		}
+		if u.kind == kind.Heading {
+			u.heading = true
+		}
+	}
+	// Walk back so each heading sees the kind after it.
+	next := kind.Kind("")
+	for i := len(units) - 1; i >= 0; i-- {
+		u := &units[i]
+		if u.heading && (u.kind == kind.Body || u.kind == kind.Heading) {
+			u.kind = next
+			continue
+		}
+		next = u.kind
+	}
+	prev := kind.Body
+	for i := range units {
+		if units[i].kind == "" {
+			units[i].kind = prev
+		}
+		prev = units[i].kind
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/ingest/dataset"
 	"github.com/paperlens/paperlens/ingest/htmltext"
@@ -48,6 +49,12 @@ type Options struct {
 	IDField      string        // dataset field holding the paper id (default paper_id)
 	ContentField string        // dataset field holding the paper text (default paper_content)
 	MaxFileSize  int64         // larger files are refused unread (default 200 MB)
+	// Drop lists the kinds of text left out of the stored text and its
+	// passages, comma-separated (see kind.Parse): "" means
+	// kind.DefaultDrop (contents pages and figure text), "none" keeps
+	// everything. A change re-makes the passages of stored papers.
+	Drop string
+	drop []kind.Kind // Drop, parsed
 	// Isolation runs each document in a worker process; nil means
 	// DefaultIsolation. See Isolation.
 	Isolation *Isolation
@@ -108,6 +115,10 @@ type Result struct {
 	// run chunked it again at another size (0 otherwise): a change of
 	// --passage-tokens re-chunks the whole home, which must not go unsaid.
 	RechunkedFrom int `json:"rechunked_from,omitempty"`
+	// DropChangedFrom is the --drop setting the paper was stored with when
+	// this run stored it again under another one ("" otherwise; "none" for
+	// papers stored before the setting existed).
+	DropChangedFrom string `json:"drop_changed_from,omitempty"`
 }
 
 // Kinds of source, by file extension.
@@ -125,13 +136,73 @@ func SourceHash(raw []byte) string {
 
 // UpToDate reports whether a stored document came from source bytes with
 // this SourceHash, by this extractor, in passages of maxTokens (0: the
-// default): what makes ingest skip it. A caller can decide read-only
-// whether an ingest would write anything.
-func UpToDate(d corpus.Document, hash string, maxTokens int) bool {
+// default) with the kinds drop (Options.Drop: "" is the default) left out:
+// what makes ingest skip it. A caller can decide read-only whether an
+// ingest would write anything.
+func UpToDate(d corpus.Document, hash string, maxTokens int, drop string) bool {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	return d.SourceHash == hash && d.Extractor == ExtractorVersion && d.MaxTokens == maxTokens
+	kinds, err := ParseDrop(drop)
+	if err != nil {
+		return false
+	}
+	return d.SourceHash == hash && d.Extractor == ExtractorVersion && d.MaxTokens == maxTokens &&
+		storedDrop(d) == DropName(kinds)
+}
+
+// ParseDrop reads Options.Drop: "" is kind.DefaultDrop, "none" nothing.
+func ParseDrop(s string) ([]kind.Kind, error) {
+	if strings.TrimSpace(s) == "" {
+		return kind.DefaultDrop, nil
+	}
+	ks, err := kind.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("--drop: %w", err)
+	}
+	return ks, nil
+}
+
+// DropName is how a drop setting is recorded and compared: the kinds in
+// kind.All order, or "none".
+func DropName(ks []kind.Kind) string {
+	set := kind.NewSet(ks)
+	var in []kind.Kind
+	for _, k := range kind.All {
+		if set.Has(k) {
+			in = append(in, k)
+		}
+	}
+	if len(in) == 0 {
+		return "none"
+	}
+	return kind.Names(in)
+}
+
+// storedDrop is the drop setting a record was stored with: a record from
+// before the setting existed dropped nothing.
+func storedDrop(d corpus.Document) string {
+	if d.Drop == "" {
+		return "none"
+	}
+	return d.Drop
+}
+
+// keepsAll reports whether text stored under the drop setting old still
+// holds every kind the setting now keeps, so that passages can be made
+// again from it without extracting the source again.
+func keepsAll(old string, now []kind.Kind) bool {
+	olds, err := kind.Parse(old)
+	if err != nil {
+		return false
+	}
+	set := kind.NewSet(now)
+	for _, k := range olds {
+		if !set.Has(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // IsDataset reports whether a file of this extension is read as a dataset
@@ -161,6 +232,9 @@ type job struct {
 // could not proceed.
 func Run(ctx context.Context, st *corpus.Store, paths []string, opt Options, report func(Result)) (failed int, err error) {
 	opt.defaults()
+	if opt.drop, err = ParseDrop(opt.Drop); err != nil {
+		return 0, err
+	}
 	emit := func(r Result) {
 		if r.Status == StatusError {
 			failed++
@@ -185,6 +259,9 @@ type Text struct {
 // and storing as files.
 func RunTexts(ctx context.Context, st *corpus.Store, docs []Text, opt Options, report func(Result)) (failed int, err error) {
 	opt.defaults()
+	if opt.drop, err = ParseDrop(opt.Drop); err != nil {
+		return 0, err
+	}
 	jobs := make([]job, len(docs))
 	for i, d := range docs {
 		jobs[i] = job{id: d.ID, source: d.Source, kind: "dataset", content: d.Content}
@@ -438,27 +515,40 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 
 	prev, err := st.Doc(j.id)
 	havePrev := err == nil
+	dropName := DropName(opt.drop)
+	if havePrev && storedDrop(prev) != dropName {
+		o.res.DropChangedFrom = storedDrop(prev)
+	}
 	if havePrev && !opt.Force && prev.SourceHash == hash && prev.Extractor == ExtractorVersion {
-		if UpToDate(prev, hash, opt.MaxTokens) {
+		if UpToDate(prev, hash, opt.MaxTokens, dropName) {
 			o.res.Status = StatusSkipped
+			o.res.DropChangedFrom = ""
 			o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = prev.Pages, prev.Chars, prev.Tokens, prev.Passages, prev.Title
 			return o
 		}
-		// Same bytes, new chunking: re-chunk the stored text, no extraction.
-		if text, err := st.Text(j.id); err == nil {
-			o.res.RechunkedFrom = prev.MaxTokens
-			spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(deadline), text, opt)
-			if err != nil {
-				return fail(timedOut(err))
+		// Same bytes, new chunking or more kinds left out: chunk the
+		// stored text again, no extraction. Its passages' kinds are its
+		// spans. Text that now keeps a kind it left out needs the source.
+		if keepsAll(storedDrop(prev), opt.drop) {
+			text, terr := st.Text(j.id)
+			stored, perr := st.Passages(j.id)
+			if terr == nil && perr == nil {
+				if prev.MaxTokens != opt.MaxTokens {
+					o.res.RechunkedFrom = prev.MaxTokens
+				}
+				text, spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(deadline), text, passageSpans(stored), opt)
+				if err != nil {
+					return fail(timedOut(err))
+				}
+				return finish(o, prev, text, spans, opt)
 			}
-			return finish(o, prev, text, spans, opt)
 		}
 	}
 
 	var e extracted
 	var spans []span
 	if w := w.forDoc(j.kind, len(raw)); w != nil {
-		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens}
+		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens, Drop: opt.drop}
 		if raw == nil {
 			req.Path, req.MaxFileSize = j.path, opt.MaxFileSize
 		}
@@ -473,12 +563,12 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 			}
 			return fail(err)
 		}
-		e, spans = extracted{title: rep.Title, text: rep.Text, pages: rep.Pages}, rep.Passages
+		e, spans = extracted{title: rep.Title, text: rep.Text, pages: rep.Pages, spans: rep.Spans}, rep.Passages
 	} else {
 		if e, err = extract(dctx, j, raw, opt.Timeout); err != nil {
 			return fail(timedOut(err))
 		}
-		if spans, err = chunkWithin(dctx, nil, 0, e.text, opt); err != nil {
+		if e.text, spans, err = chunkWithin(dctx, nil, 0, e.text, e.spans, opt); err != nil {
 			return fail(timedOut(err))
 		}
 	}
@@ -490,21 +580,41 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 	return finish(o, doc, e.text, spans, opt)
 }
 
-// chunkWithin chunks text in a worker, within left, when there is one;
-// else here until ctx ends, by abandoning the chunker.
-func chunkWithin(ctx context.Context, w *workers, left time.Duration, text string, opt Options) ([]span, error) {
+// chunkWithin leaves out the kinds opt drops from text, whose kinds are
+// kinds, and chunks what is left: in a worker, within left, when there is
+// one; else here until ctx ends, by abandoning the chunker. It returns the
+// text kept and its passages.
+func chunkWithin(ctx context.Context, w *workers, left time.Duration, text string, kinds []kind.Span, opt Options) (string, []span, error) {
 	if w != nil {
-		rep, err := w.do(ctx, left, workRequest{Raw: []byte(text), MaxTokens: opt.MaxTokens})
-		return rep.Passages, err
+		rep, err := w.do(ctx, left, workRequest{Raw: []byte(text), Spans: kinds, MaxTokens: opt.MaxTokens, Drop: opt.drop})
+		return rep.Text, rep.Passages, err
 	}
-	done := make(chan []span, 1)
-	go func() { done <- chunkSpans(text, opt.MaxTokens) }()
+	type res struct {
+		text  string
+		spans []span
+	}
+	done := make(chan res, 1)
+	go func() {
+		t, _, s := prepare(text, kinds, opt.drop, opt.MaxTokens)
+		done <- res{t, s}
+	}()
 	select {
-	case s := <-done:
-		return s, nil
+	case r := <-done:
+		return r.text, r.spans, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return "", nil, ctx.Err()
 	}
+}
+
+// passageSpans are the kinds of a stored text, as its passages record them.
+func passageSpans(ps []corpus.Passage) []kind.Span {
+	var out []kind.Span
+	for _, p := range ps {
+		if k := p.KindOf(); k != kind.Body {
+			out = append(out, kind.Span{Start: p.Start, End: p.End, Kind: k})
+		}
+	}
+	return out
 }
 
 // finish fills in the stored record from the text and its passages.
@@ -516,10 +626,12 @@ func finish(o outcome, doc corpus.Document, text string, spans []span, opt Optio
 			o.res.Status, o.res.Error = StatusError, fmt.Sprintf("internal error: passage %d spans [%d,%d) of a %d-byte text (please report it)", i, p.Start, p.End, len(text))
 			return o
 		}
-		ps[i] = corpus.Passage{Tokens: p.Tokens, Start: p.Start, End: p.End, Section: p.Section, Text: text[p.Start:p.End]}
+		ps[i] = corpus.Passage{Tokens: p.Tokens, Start: p.Start, End: p.End, Section: p.Section,
+			Kind: string(p.Kind.Or()), Text: text[p.Start:p.End]}
 		total += p.Tokens
 	}
 	doc.Chars, doc.Tokens, doc.MaxTokens, doc.Warning = utf8.RuneCountInString(text), total, opt.MaxTokens, ""
+	doc.Drop = DropName(opt.drop)
 	doc.IngestedAt = time.Now().UTC()
 	o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = doc.Pages, doc.Chars, total, len(ps), doc.Title
 	if opt.MinTokens > 0 && total < opt.MinTokens {
@@ -535,10 +647,11 @@ func finish(o outcome, doc corpus.Document, text string, spans []span, opt Optio
 	return o
 }
 
-// extracted is what an extractor hands back.
+// extracted is what an extractor hands back: spans mark kinds of its text.
 type extracted struct {
 	title, text string
 	pages       int
+	spans       []kind.Span
 }
 
 // extractors maps a source kind to its extractor. A variable, so tests can
@@ -549,14 +662,14 @@ var extractors = map[string]func(ctx context.Context, raw []byte) (extracted, er
 		if err != nil {
 			return extracted{}, err
 		}
-		return extracted{d.Title, d.Text, d.Pages}, nil
+		return extracted{d.Title, d.Text, d.Pages, d.Spans}, nil
 	},
 	"html": func(_ context.Context, raw []byte) (extracted, error) {
 		d, err := htmltext.Extract(bytes.NewReader(raw), "")
 		if err != nil {
 			return extracted{}, err
 		}
-		return extracted{title: d.Title, text: d.Text}, nil
+		return extracted{title: d.Title, text: d.Text, spans: d.Spans}, nil
 	},
 	"text": plainExtract,
 	// Dataset papers are plain text that arrived inside a dataset row.

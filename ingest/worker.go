@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk"
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest/htmltext"
 	"github.com/paperlens/paperlens/ingest/pdftext"
 	"github.com/paperlens/paperlens/internal/isolate"
@@ -66,6 +67,10 @@ type workRequest struct {
 	MaxFileSize int64
 	URL         string // html: the page's address, for relative links
 	MaxTokens   int    // chunk at this size; 0: extract only
+	// Spans mark kinds of Raw when it is clean text to chunk again.
+	Spans []kind.Span
+	// Drop are the kinds left out of the text before chunking.
+	Drop []kind.Kind
 }
 
 // workReply is a worker's answer. Passages are spans of Text, which the
@@ -73,6 +78,7 @@ type workRequest struct {
 type workReply struct {
 	Title, Text string
 	Pages       int
+	Spans       []kind.Span // kinds of Text (what Drop left of the extractor's)
 	Passages    []span
 	Err         string
 	Sentinel    string // a known error Err wraps, so errors.Is works across the pipe
@@ -81,6 +87,7 @@ type workReply struct {
 type span struct {
 	Start, End, Tokens int
 	Section            string
+	Kind               kind.Kind
 }
 
 // sentinels are the errors that callers tell apart with errors.Is.
@@ -165,6 +172,7 @@ func doWork(req workRequest) (rep workReply) {
 		req.Raw = raw
 	}
 	var text string
+	spans := req.Spans
 	if req.Kind == "" {
 		text = string(req.Raw)
 	} else {
@@ -173,7 +181,7 @@ func doWork(req workRequest) (rep workReply) {
 		if req.Kind == "html" && req.URL != "" {
 			var d *htmltext.Document
 			if d, err = htmltext.Extract(bytes.NewReader(req.Raw), req.URL); err == nil {
-				e = extracted{title: d.Title, text: d.Text}
+				e = extracted{title: d.Title, text: d.Text, spans: d.Spans}
 			}
 		} else {
 			e, err = runExtractor(context.Background(), req.Kind, req.Raw)
@@ -188,23 +196,25 @@ func doWork(req workRequest) (rep workReply) {
 			}
 			return rep
 		}
-		rep.Title, rep.Pages, text = e.title, e.pages, e.text
+		rep.Title, rep.Pages, text, spans = e.title, e.pages, e.text, e.spans
 	}
-	rep.Text = text
-	if req.MaxTokens > 0 {
-		rep.Passages = chunkSpans(text, req.MaxTokens)
-	}
+	rep.Text, rep.Spans, rep.Passages = prepare(text, spans, req.Drop, req.MaxTokens)
 	return rep
 }
 
-// chunkSpans is chunk.Split without the passage texts, which are spans of
-// text.
-func chunkSpans(text string, maxTokens int) []span {
-	var out []span
-	for _, p := range chunk.Split(text, chunk.Options{MaxTokens: maxTokens}) {
-		out = append(out, span{p.Start, p.End, p.Tokens, p.Section})
+// prepare leaves the kinds drop out of text, whose kinds are spans, and
+// chunks the rest at maxTokens (0: not at all). It returns the text kept,
+// its kinds and its passages, which are spans of that text.
+func prepare(text string, spans []kind.Span, drop []kind.Kind, maxTokens int) (string, []kind.Span, []span) {
+	text, spans = kind.Drop(text, spans, kind.NewSet(drop))
+	if maxTokens <= 0 {
+		return text, spans, nil
 	}
-	return out
+	var out []span
+	for _, p := range chunk.Split(text, chunk.Options{MaxTokens: maxTokens, Spans: spans}) {
+		out = append(out, span{p.Start, p.End, p.Tokens, p.Section, p.Kind})
+	}
+	return text, spans, out
 }
 
 // runExtractor calls the extractor for kind, turning its panic into an error.

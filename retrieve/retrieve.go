@@ -3,7 +3,11 @@
 // fusion. Subpackages hold each part behind a small interface.
 package retrieve
 
-import "context"
+import (
+	"context"
+
+	"github.com/paperlens/paperlens/chunk/kind"
+)
 
 // Hit is one retrieved passage.
 type Hit struct {
@@ -21,10 +25,34 @@ type Query struct {
 	Text    string
 	PaperID string
 	K       int
+	// Exclude leaves passages of these kinds out (--exclude-kinds): the
+	// K hits are the best of the other kinds. The retrievers of package
+	// index honour it; a Retriever that cannot tell kinds ignores it.
+	Exclude []kind.Kind
 }
 
 // Retriever is anything that ranks passages for a query.
 type Retriever interface {
 	Name() string
 	Search(ctx context.Context, q Query) ([]Hit, error)
+}
+
+// Excluding makes every query of r leave out the given kinds (see
+// Query.Exclude), for callers that hand a retriever on: r unchanged when
+// kinds is empty.
+func Excluding(r Retriever, kinds []kind.Kind) Retriever {
+	if len(kinds) == 0 {
+		return r
+	}
+	return excluding{r, kinds}
+}
+
+type excluding struct {
+	Retriever
+	kinds []kind.Kind
+}
+
+func (e excluding) Search(ctx context.Context, q Query) ([]Hit, error) {
+	q.Exclude = append(q.Exclude[:len(q.Exclude):len(q.Exclude)], e.kinds...)
+	return e.Retriever.Search(ctx, q)
 }

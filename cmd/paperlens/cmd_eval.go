@@ -25,7 +25,7 @@ func newEvalCmd() *cobra.Command {
 
 func newEvalRetrievalCmd() *cobra.Command {
 	var f indexFlags
-	var benchName, data, papers, retrievers, ks, forms string
+	var benchName, data, papers, retrievers, ks, forms, excludeKinds string
 	var asJSON bool
 	var threshold float64
 	var maxTokens int
@@ -65,6 +65,10 @@ row without paper_content uses the stored document with its paper_id.`,
 				return fmt.Errorf("--data FILE is required (ElaipBench's elabench.jsonl, or testdata/elaipbench/sample.jsonl)")
 			}
 			cfg := retrieval.Config{RRFK: f.rrfK}
+			var err error
+			if cfg.Exclude, err = parseExcludeKinds(excludeKinds); err != nil {
+				return err
+			}
 			cfg.Evidence.Threshold = threshold
 			for _, r := range splitList(retrievers) {
 				cfg.Retrievers = append(cfg.Retrievers, r)
@@ -127,6 +131,7 @@ row without paper_content uses the stored document with its paper_id.`,
 	fl.StringVarP(&ks, "k", "k", "1,3,5,10", "cut-offs, comma-separated")
 	fl.StringVar(&forms, "query", "full", "query forms, comma-separated: full (stem + options, as the dataset stores the question: ElaipBench's), stem, options")
 	addPassageTokens(cmd, &maxTokens, "max-tokens")
+	addExcludeKinds(cmd, &excludeKinds)
 	fl.Float64Var(&threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
 	fl.BoolVar(&asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
 	return cmd

@@ -66,6 +66,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	addRequestFlags(cmd, "judge-", &c.Judge, &f.judgeReq)
 	fl.StringVar(&f.price, "price", "", "US$ per million tokens, in=X,out=Y[,cached=Z]: adds cost_usd per mode to the summary")
 	fl.StringVar(&c.Order, "order", "score", "order of retrieved passages in the prompt: score (best first) or document")
+	addExcludeKinds(cmd, &c.ExcludeKinds)
 	fl.StringVar(&c.QueryForm, "query", "full", "retrieval query: full (the question as the dataset stores it, stem + options: ElaipBench's), stem, or options (stem and each option, fused)")
 	fl.StringVar(&c.JudgeModel, "judge-model", "", "LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)")
 	fl.StringVar(&c.JudgeURL, "judge-base-url", "", "judge API root (default: --base-url)")
@@ -359,6 +360,9 @@ func (f *evalFlags) applyRequest(c *run.Config, changed func(string) bool) error
 		return err
 	}
 	if c.Price, err = run.ParsePrice(f.price); err != nil {
+		return err
+	}
+	if c.ExcludeKinds, err = run.ParseExcludeKinds(c.ExcludeKinds); err != nil {
 		return err
 	}
 	c.Defaults(changed)

@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
@@ -35,6 +36,18 @@ Passages are sentence-bounded, non-overlapping and at most --passage-tokens
 cl100k_base tokens; a passage is cut inside a sentence only when that one
 sentence is longer than the limit.
 
+Passage kinds: each passage records what it is, one of
+  ` + kind.Names(kind.All) + `
+(a heading joins the passage after it). --drop leaves kinds out of the
+stored text and its passages: by default contents pages and the text
+inside figures (axis ticks and labels), which win retrieval for questions
+they cannot answer. References are kept and marked, so that search, ask
+and eval can leave them out with --exclude-kinds references.
+  --drop references,front-matter   also drop the bibliography and title block
+  --drop none                      keep everything
+Changing --drop re-makes the passages of stored papers (from the stored
+text when it drops more, from the source when it keeps more).
+
 Unchanged files are skipped (content hash); a changed file replaces its
 passages; a killed run loses nothing that finished. Bad files are reported
 and skipped; the exit status is 1 when any input failed.
@@ -49,6 +62,9 @@ files you did not make.`,
   paperlens ingest --json --min-tokens 4096 --reject-short papers/ elabench.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := ingest.ParseDrop(opt.Drop); err != nil {
+				return err
+			}
 			home := homeDir(cmd)
 			st, err := corpus.Open(home, false)
 			if err != nil {
@@ -105,6 +121,7 @@ files you did not make.`,
 	f.DurationVar(&opt.Timeout, "timeout", 2*time.Minute, "give up on one document after this long (reading, parsing and chunking it)")
 	f.IntVar(&opt.Workers, "workers", 0, "documents extracted in parallel (default: number of CPUs)")
 	f.BoolVar(&opt.Force, "force", false, "re-extract even unchanged files")
+	f.StringVar(&opt.Drop, "drop", kind.Names(kind.DefaultDrop), "passage kinds left out of the stored text, comma-separated ("+kind.Names(kind.All)+"), or none")
 	f.StringVar(&opt.IDField, "id-field", "paper_id", "dataset field holding the paper id")
 	f.StringVar(&opt.ContentField, "content-field", "paper_content", "dataset field holding the paper's full text")
 	maxFile := byteSize(ingest.DefaultMaxFileSize)
@@ -130,6 +147,9 @@ func printResult(r ingest.Result) {
 		fmt.Printf("%-8s %-36s %s%7d chars %6d tokens %4d passages\n", r.Status, name, pages, r.Chars, r.Tokens, r.Passages)
 		if r.Warning != "" {
 			fmt.Printf("warning  %s: %s\n", r.Source, r.Warning)
+		}
+		if r.DropChangedFrom != "" && r.Status == ingest.StatusOK {
+			fmt.Printf("note     %s: stored again: it was stored with --drop %s (its old passages are replaced; runs made before see other passage ids)\n", name, r.DropChangedFrom)
 		}
 		if r.RechunkedFrom > 0 {
 			fmt.Printf("note     %s: re-chunked from passages of at most %d tokens to the size asked for now (its old passages are replaced; runs made before see other passage ids)\n", name, r.RechunkedFrom)

@@ -17,7 +17,9 @@ func newPassagesCmd() *cobra.Command {
 		Use:   "passages PAPER_ID",
 		Short: "Print one stored paper's passages in order",
 		Long: `passages prints the passages of one paper with their token counts, their
-byte offsets into the cleaned text (start, end) and the section they start in.
+byte offsets into the cleaned text (start, end), their kind (body,
+references, table...; see 'paperlens ingest --help') and the section they
+start in.
 'paperlens papers' lists the ids.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -41,7 +43,7 @@ byte offsets into the cleaned text (start, end) and the section they start in.
 					}
 					continue
 				}
-				fmt.Printf("── %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.Tokens, p.Start, p.End, p.Section, p.Text)
+				fmt.Printf("── %s  %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.KindOf(), p.Tokens, p.Start, p.End, p.Section, p.Text)
 			}
 			return nil
 		},

@@ -15,7 +15,7 @@ import (
 func newSearchCmd() *cobra.Command {
 	var f indexFlags
 	var asJSON bool
-	var paper, retr, queries string
+	var paper, retr, queries, excludeKinds string
 	var k int
 	cmd := &cobra.Command{
 		Use:   "search [flags] QUERY | --queries FILE.jsonl",
@@ -54,6 +54,10 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 			if queries != "" && paper != "" {
 				return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
 			}
+			exclude, err := parseExcludeKinds(excludeKinds)
+			if err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			if queries != "" {
 				ctx = cmd.Context()
@@ -74,6 +78,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 			if err != nil {
 				return err
 			}
+			r = retrieve.Excluding(r, exclude)
 			if queries != "" {
 				return searchBatch(ctx, r, queries, k, os.Stdout, os.Stderr)
 			}
@@ -102,6 +107,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 	cmd.Flags().StringVar(&paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
 	cmd.Flags().StringVar(&retr, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
 	cmd.Flags().IntVarP(&k, "k", "k", 5, "passages to return")
+	addExcludeKinds(cmd, &excludeKinds)
 	cmd.Flags().StringVar(&queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
 	return cmd
 }

@@ -63,6 +63,10 @@ server. Point it at a real model with --models and --base-url.`,
 			if f.modes == "" {
 				f.modes = strings.Join(mode.Names(), ",")
 			}
+			exclude, err := parseExcludeKinds(f.cfg.ExcludeKinds)
+			if err != nil {
+				return err
+			}
 			qs, err := loadQuestions(f.cfg, os.Stderr)
 			if err != nil {
 				return err
@@ -75,7 +79,7 @@ server. Point it at a real model with --models and --base-url.`,
 				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
 				Bench:     f.cfg.Bench,
 				Models:    ms,
-				Retrieval: retrieval.Config{RRFK: f.index.rrfK},
+				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude},
 				OpenIndex: func(ctx context.Context) (*corpus.Store, *index.Index, error) {
 					st, ix, _, err := openIndex(ctx, home, &f.index, false)
 					return st, ix, err

@@ -18,19 +18,20 @@ import (
 
 type fxPaper struct {
 	id, title string
-	passages  [][2]string // section, text
+	passages  [][2]string    // section, text
+	kinds     map[int]string // passage kinds by ordinal; body when absent
 }
 
 var evilPaper = fxPaper{"evil", "Evil <b>Paper</b>", [][2]string{
 	{"1 Introduction", "Intro text. <script>document.title='pwned'</script> The model uses a <img src=x onerror=alert(1)> tag. See javascript:alert(2) for details."},
 	{"3.2 Method", "We train the retriever on twelve thousand labelled question passage pairs. The reranker improves accuracy by four points on the held out set."},
 	{"4 Results", "Results show the hybrid retriever finds the evidence more often than BM25 alone in every setting we tried."},
-}}
+}, map[int]string{1: "references"}}
 
 var plainPaper = fxPaper{"plain", "A plain paper", [][2]string{
 	{"Abstract", "Gradient clipping stabilises training of recurrent networks on long sequences of characters."},
 	{"2 Setup", "We clip the global norm at one and train for ten epochs with a cosine schedule."},
-}}
+}, nil}
 
 var fxQuestions = []map[string]any{
 	{"id": "q1", "paper_id": "evil", "question": "What does <script>alert('q')</script> train on?", "options": []string{"twelve thousand pairs", "<img src=x onerror=alert(3)>", "nothing", "the test set"}, "answer": "A",
@@ -106,10 +107,10 @@ func writeFixture(t testing.TB, cfg run.Config) (dir, home string) {
 	for _, p := range []fxPaper{evilPaper, plainPaper} {
 		var ps []corpus.Passage
 		text, tokens := "", 0
-		for _, x := range p.passages {
+		for i, x := range p.passages {
 			start := len(text)
 			text += x[1] + "\n\n"
-			ps = append(ps, corpus.Passage{Section: x[0], Text: x[1], Start: start, End: start + len(x[1]), Tokens: len(x[1]) / 5})
+			ps = append(ps, corpus.Passage{Section: x[0], Kind: p.kinds[i], Text: x[1], Start: start, End: start + len(x[1]), Tokens: len(x[1]) / 5})
 			tokens += len(x[1]) / 5
 		}
 		if err := st.Put(corpus.Document{PaperID: p.id, Title: p.title, Source: "/somewhere/" + p.id + ".md", Kind: "text", Tokens: tokens}, text, ps); err != nil {

@@ -234,7 +234,7 @@ func TestPaperView(t *testing.T) {
 	srv, _ := serve(t, run.Config{})
 	_, body, _ := get(t, srv, "/r/1/paper/evil")
 	for _, want := range []string{
-		`id="p0"`, `id="p1"`, `id="p2"`, "evil#1 · § 3.2 Method",
+		`id="p0"`, `id="p1"`, `id="p2"`, "evil#1 <span class=\"kind kind-references\">references</span> · § 3.2 Method",
 		`<mark class="gold" title="gold evidence of q1">We train the retriever on twelve thousand labelled question passage pairs</mark>`,
 		`<mark class="gold" title="gold evidence of q2">The reranker improves accuracy by four points on the held out set</mark>`,
 		`<mark class="gold" title="gold evidence of q1">Results show the hybrid retriever`,
@@ -470,5 +470,43 @@ func TestStalePaper(t *testing.T) {
 	}
 	if _, body, _ := get(t, srv, "/r/1/q/q3"); strings.Contains(body, "after this run started") {
 		t.Error("q3's paper was not re-ingested but is flagged")
+	}
+}
+
+// Each passage shows its kind next to its id, on the paper page and among
+// a question's retrieved passages; a passage stored without one is body.
+func TestPassageKinds(t *testing.T) {
+	srv, _ := serve(t, run.Config{})
+	cases := []struct {
+		page, within string
+		want         []string
+	}{
+		{"/r/1/paper/evil", "", []string{
+			`evil#0 <span class="kind kind-body">body</span> · § 1 Introduction`,
+			`evil#1 <span class="kind kind-references">references</span> · § 3.2 Method`,
+			`evil#2 <span class="kind kind-body">body</span> · § 4 Results`,
+		}},
+		{"/r/1/q/q1", `data-mode="bm25"`, []string{
+			`<a href="/r/1/paper/evil#p0">evil#0</a><span class="kind kind-body">body</span>`,
+			`<a href="/r/1/paper/evil#p1">evil#1</a><span class="kind kind-references">references</span>`,
+		}},
+		{"/r/1/q/q3", `data-mode="bm25"`, []string{
+			`<a href="/r/1/paper/plain#p1">plain#1</a><span class="kind kind-body">body</span>`,
+		}},
+	}
+	for _, c := range cases {
+		_, body, _ := get(t, srv, c.page)
+		if c.within != "" {
+			i := strings.Index(body, c.within)
+			if i < 0 {
+				t.Fatalf("%s lacks %s", c.page, c.within)
+			}
+			body = body[i:]
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s lacks %s", c.page, w)
+			}
+		}
 	}
 }

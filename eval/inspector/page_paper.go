@@ -62,7 +62,7 @@ func (s *Site) paperPage(req *http.Request, runID, pid string) (any, bool) {
 	}
 	for _, x := range p.Passages {
 		sp := g.all.Spans(x.Text)
-		d.Passages = append(d.Passages, passView{ID: x.PassageID, URL: "#" + anchor(x.PassageID), Section: x.Section, Tokens: x.Tokens,
+		d.Passages = append(d.Passages, passView{ID: x.PassageID, URL: "#" + anchor(x.PassageID), Section: x.Section, Kind: string(x.KindOf()), Tokens: x.Tokens,
 			Start: x.Start, End: x.End, Text: highlight(x.Text, sp, g.label), HasGold: len(sp) > 0, Rank: x.Ordinal})
 	}
 	return d, true

@@ -30,6 +30,7 @@ type passView struct {
 	Score                float64
 	Retriever            string
 	ID, URL, Section     string
+	Kind                 string // the passage's kind (body, references...); "" when unknown
 	Tokens, Start, End   int
 	Text                 template.HTML
 	HasGold, Unavailable bool
@@ -220,6 +221,7 @@ func (c *questionCtx) passage(ci run.ContextItem) (passView, string) {
 		if i, ok := c.p.ord[ci.PassageID]; ok {
 			ps := c.p.Passages[i]
 			text, pv.Section, pv.Tokens, pv.Start, pv.End = ps.Text, ps.Section, ps.Tokens, ps.Start, ps.End
+			pv.Kind = string(ps.KindOf())
 		}
 	}
 	if text == "" {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
@@ -29,6 +30,7 @@ type Config struct {
 	Ks         []int                // cut-offs, e.g. 1, 3, 5, 10
 	Evidence   evidence.Options     // matching rule
 	RRFK       int                  // fusion k for option-aware queries
+	Exclude    []kind.Kind          // passage kinds left out of every ranking (--exclude-kinds)
 }
 
 // Label names a retriever under a query form: "bm25" for the stem alone,
@@ -142,10 +144,10 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 				var hits []retrieve.Hit
 				if len(texts) == 1 {
 					// A single query needs no fusion: keep the retriever's own scores.
-					hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: maxK})
+					hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude})
 				} else {
 					hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts,
-						retrieve.Query{PaperID: q.PaperID, K: maxK}, cfg.RRFK, 0, label)
+						retrieve.Query{PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude}, cfg.RRFK, 0, label)
 				}
 				if err != nil {
 					res.Error = err.Error()

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/model"
 )
@@ -65,11 +66,14 @@ type Config struct {
 	// Sampling holds the answering model's request fields; its JSON
 	// members (temperature, top_p, max_tokens, …) sit at the top level.
 	Sampling
-	Order      string   `json:"order"`      // snippet order: score or document
-	QueryForm  string   `json:"query_form"` // stem, full or options
-	JudgeModel string   `json:"judge_model,omitempty"`
-	JudgeURL   string   `json:"judge_base_url,omitempty"`
-	Judge      Sampling `json:"judge"` // the judge's request fields
+	Order     string `json:"order"`      // snippet order: score or document
+	QueryForm string `json:"query_form"` // stem, full or options
+	// ExcludeKinds are the passage kinds retrieval leaves out
+	// (--exclude-kinds), comma-separated in kind.All order; "" for none.
+	ExcludeKinds string   `json:"exclude_kinds,omitempty"`
+	JudgeModel   string   `json:"judge_model,omitempty"`
+	JudgeURL     string   `json:"judge_base_url,omitempty"`
+	Judge        Sampling `json:"judge"` // the judge's request fields
 	// Price, when set, turns token totals into dollars in the summary.
 	Price            *Price  `json:"price,omitempty"`
 	PromptDir        string  `json:"prompt_dir,omitempty"`
@@ -324,10 +328,37 @@ func (c *Config) Validate() error {
 	if c.Order != "score" && c.Order != "document" {
 		return fmt.Errorf("--order %q: use score or document", c.Order)
 	}
+	if _, err := ParseExcludeKinds(c.ExcludeKinds); err != nil {
+		return err
+	}
 	if err := c.Sampling.Validate(""); err != nil {
 		return err
 	}
 	return c.Judge.Validate("judge-")
+}
+
+// ParseExcludeKinds reads --exclude-kinds: a comma-separated list of
+// passage kinds, or "" or "none" for none. It gives the list as
+// Config.ExcludeKinds records it: in kind.All order, "" for none.
+func ParseExcludeKinds(list string) (string, error) {
+	ks, err := kind.Parse(list)
+	if err != nil {
+		return "", fmt.Errorf("--exclude-kinds: %w", err)
+	}
+	set := kind.NewSet(ks)
+	var in []kind.Kind
+	for _, k := range kind.All {
+		if set.Has(k) {
+			in = append(in, k)
+		}
+	}
+	return kind.Names(in), nil
+}
+
+// Excluded is ExcludeKinds as kinds, for retrieval queries.
+func (c *Config) Excluded() []kind.Kind {
+	ks, _ := kind.Parse(c.ExcludeKinds) // Validate checked it
+	return ks
 }
 
 // Offline reports whether the model is one of the offline baselines.

@@ -130,9 +130,9 @@ func (b *builder) retrieve(ctx context.Context, q bench.Question, name string) (
 	}
 	var hits []retrieve.Hit
 	if len(texts) == 1 {
-		hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: b.cfg.K})
+		hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
 	} else {
-		hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts, retrieve.Query{PaperID: q.PaperID, K: b.cfg.K}, 0, 0, name)
+		hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts, retrieve.Query{PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()}, 0, 0, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("retrieve (%s): %w", name, err)

@@ -21,9 +21,9 @@ import (
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Options carry what must not be written to config.json, and what the
@@ -611,6 +611,11 @@ func contextDiff(old, cur Config) string {
 		}
 	}
 	str("query", old.QueryForm, cur.QueryForm)
+	// Unlike the settings above, "" is a value here: a run from before
+	// the flag existed excluded nothing.
+	if old.ExcludeKinds != cur.ExcludeKinds {
+		diffs = append(diffs, fmt.Sprintf("--exclude-kinds %s, now %s", orNone(old.ExcludeKinds), orNone(cur.ExcludeKinds)))
+	}
 	str("order", old.Order, cur.Order)
 	num("k", old.K, cur.K)
 	num("budget", old.Budget, cur.Budget)
@@ -708,7 +713,7 @@ func newSolver(opt Options) (solver, error) {
 		if opt.Index == nil {
 			return nil, fmt.Errorf("the ir baseline needs the retrieval index")
 		}
-		return irSolver{ix: opt.Index, retriever: "bm25", threshold: cfg.IRThreshold}, nil
+		return irSolver{ix: opt.Index, retriever: "bm25", threshold: cfg.IRThreshold, exclude: cfg.Excluded()}, nil
 	}
 	if opt.Chat == nil {
 		return nil, fmt.Errorf("no model client for %s", cfg.Model)

@@ -474,3 +474,46 @@ func TestResumeRefusesOtherContext(t *testing.T) {
 		t.Errorf("resume with the same flags: %v", err)
 	}
 }
+
+// --exclude-kinds shapes the retrieved passages, so a resume with another
+// setting is refused, naming the flag; a folder from before the flag
+// existed excluded nothing, and resumes only without it.
+func TestResumeRefusesOtherExcludeKinds(t *testing.T) {
+	qs, st, ix := fixture(t)
+	cases := []struct {
+		first, then string
+		refused     string // "" when the resume is allowed
+	}{
+		{"references", "", "--exclude-kinds references, now none"},
+		{"", "references", "--exclude-kinds none, now references"},
+		{"references", "contents,references", "--exclude-kinds references, now references,contents"},
+		{"front-matter,references", "references,front-matter", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.first+" then "+c.then, func(t *testing.T) {
+			cfg := sampleConfig(t, "random", ModeBM25)
+			cfg.Runs = 1
+			var err error
+			if cfg.ExcludeKinds, err = ParseExcludeKinds(c.first); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Run(context.Background(), Options{Config: cfg, Corpus: st, Index: ix, Questions: qs[:2]}); err != nil {
+				t.Fatal(err)
+			}
+			then := cfg
+			if then.ExcludeKinds, err = ParseExcludeKinds(c.then); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Run(context.Background(), Options{Config: then, Corpus: st, Index: ix, Questions: qs[:2]})
+			switch {
+			case c.refused == "" && err != nil:
+				t.Errorf("resume refused: %v", err)
+			case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+				t.Errorf("resume: %v, want a refusal saying %q", err, c.refused)
+			}
+		})
+	}
+	if _, err := ParseExcludeKinds("refs"); err == nil || !strings.Contains(err.Error(), "--exclude-kinds") {
+		t.Errorf("bad kind: %v", err)
+	}
+}

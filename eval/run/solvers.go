@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"github.com/paperlens/paperlens/chunk/kind"
 	"math/rand/v2"
 	"net/http"
 	"sort"
@@ -88,6 +89,7 @@ type irSolver struct {
 	ix        Retrievers
 	retriever string
 	threshold float64
+	exclude   []kind.Kind // --exclude-kinds
 }
 
 func (s irSolver) solve(ctx context.Context, q bench.Question, _ string, _ int, _ built) (answer, error) {
@@ -105,7 +107,7 @@ func (s irSolver) solve(ctx context.Context, q bench.Question, _ string, _ int, 
 	var ss []scored
 	var lines []string
 	for _, o := range q.MCQ.Options {
-		hits, err := r.Search(ctx, retrieve.Query{Text: q.MCQ.Stem + "\n" + o.Text, PaperID: q.PaperID, K: 1})
+		hits, err := r.Search(ctx, retrieve.Query{Text: q.MCQ.Stem + "\n" + o.Text, PaperID: q.PaperID, K: 1, Exclude: s.exclude})
 		if err != nil {
 			return answer{}, fmt.Errorf("ir baseline, option %s: %w", o.Letter, err)
 		}

@@ -167,7 +167,7 @@ func papersToIngest(home, papersDir string, maxTokens int, qs []bench.Question) 
 	defer st.Close()
 	current := func(id string, raw []byte) bool {
 		d, err := st.Doc(id)
-		return err == nil && ingest.UpToDate(d, ingest.SourceHash(raw), maxTokens)
+		return err == nil && ingest.UpToDate(d, ingest.SourceHash(raw), maxTokens, "")
 	}
 	if papersDir == "" {
 		for _, t := range datasetTexts(st, "", qs) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/paperlens/paperlens/chunk/kind"
 )
 
 // Names of the bbolt buckets. Text and passages sit apart from the small
@@ -30,17 +32,21 @@ var ErrNotFound = errors.New("not found")
 
 // Document is what the store knows about one ingested document.
 type Document struct {
-	PaperID    string    `json:"paper_id"`
-	Title      string    `json:"title"`
-	Source     string    `json:"source"`      // path, or "file.jsonl:LINE" for a dataset row
-	Kind       string    `json:"kind"`        // pdf, html, text, dataset
-	SourceHash string    `json:"source_hash"` // sha256 of the source bytes
-	Extractor  string    `json:"extractor"`   // extractor version; a change re-extracts
-	Pages      int       `json:"pages"`
-	Chars      int       `json:"chars"`
-	Tokens     int       `json:"tokens"`
-	Passages   int       `json:"passages"`
-	MaxTokens  int       `json:"max_tokens"` // chunking setting the passages were made with
+	PaperID    string `json:"paper_id"`
+	Title      string `json:"title"`
+	Source     string `json:"source"`      // path, or "file.jsonl:LINE" for a dataset row
+	Kind       string `json:"kind"`        // pdf, html, text, dataset
+	SourceHash string `json:"source_hash"` // sha256 of the source bytes
+	Extractor  string `json:"extractor"`   // extractor version; a change re-extracts
+	Pages      int    `json:"pages"`
+	Chars      int    `json:"chars"`
+	Tokens     int    `json:"tokens"`
+	Passages   int    `json:"passages"`
+	MaxTokens  int    `json:"max_tokens"` // chunking setting the passages were made with
+	// Drop is the --drop setting the text was stored with: the kinds of
+	// text left out, comma-separated in kind.All order, or "none". Records
+	// written before the setting existed have "", which means none.
+	Drop       string    `json:"drop,omitempty"`
 	Warning    string    `json:"warning,omitempty"`
 	IngestedAt time.Time `json:"ingested_at"`
 }
@@ -55,8 +61,15 @@ type Passage struct {
 	Start     int    `json:"start"`
 	End       int    `json:"end"`
 	Section   string `json:"section"`
-	Text      string `json:"text"`
+	// Kind is what the passage is (see package kind): body, table,
+	// references... Passages stored before kinds existed have none, which
+	// reads as body; use KindOf.
+	Kind string `json:"kind,omitempty"`
+	Text string `json:"text"`
 }
+
+// KindOf is the passage's kind, body when none was stored.
+func (p Passage) KindOf() kind.Kind { return kind.Kind(p.Kind).Or() }
 
 // PassageID names passage ordinal of a paper; stable while the paper's text
 // and chunking settings are unchanged.

@@ -1,9 +1,12 @@
 package corpus
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/paperlens/paperlens/chunk/kind"
 )
 
 func tile(text string, cuts ...int) []Passage {
@@ -80,5 +83,54 @@ func TestOpenReadOnlyMissing(t *testing.T) {
 	_, err := Open(t.TempDir(), true)
 	if err == nil || !strings.Contains(err.Error(), "paperlens ingest") {
 		t.Fatalf("read-only open of an empty home: %v", err)
+	}
+}
+
+// Kinds round-trip, and records written before kinds existed (no "kind",
+// no "drop") read as body passages of a corpus that dropped nothing.
+func TestPassageKinds(t *testing.T) {
+	cases := []struct {
+		name string
+		json string
+		want kind.Kind
+	}{
+		{"stored kind", `{"paper_id":"p","passage_id":"p#0","kind":"references","text":"x"}`, kind.References},
+		{"old record", `{"paper_id":"p","passage_id":"p#0","section":"","text":"x"}`, kind.Body},
+		{"explicit body", `{"paper_id":"p","kind":"body","text":"x"}`, kind.Body},
+	}
+	for _, c := range cases {
+		var p Passage
+		if err := json.Unmarshal([]byte(c.json), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.KindOf() != c.want {
+			t.Errorf("%s: kind %q, want %q", c.name, p.KindOf(), c.want)
+		}
+	}
+	var d Document
+	if err := json.Unmarshal([]byte(`{"paper_id":"p","max_tokens":512}`), &d); err != nil || d.Drop != "" {
+		t.Fatalf("old document record: %+v %v", d, err)
+	}
+	if b, _ := json.Marshal(Passage{Text: "x"}); strings.Contains(string(b), "kind") {
+		t.Errorf("a passage without kind writes %s", b)
+	}
+
+	s, err := Open(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	text := "Body text. [1] A reference."
+	ps := tile(text, 11)
+	ps[1].Kind = string(kind.References)
+	if err := s.Put(Document{PaperID: "p", Drop: "contents,figure-text"}, text, ps); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Passages("p")
+	if err != nil || got[0].KindOf() != kind.Body || got[1].KindOf() != kind.References {
+		t.Fatalf("stored kinds: %+v %v", got, err)
+	}
+	if d, _ := s.Doc("p"); d.Drop != "contents,figure-text" {
+		t.Errorf("stored drop %q", d.Drop)
 	}
 }

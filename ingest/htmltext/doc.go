@@ -28,7 +28,10 @@
 // invisible maths operators) are removed and whitespace inside a paragraph
 // is collapsed to single spaces. Paragraphs are separated by "\n\n" and
 // contain no newline; headings (h1-h6) are paragraphs of their own and keep
-// the numbering the page prints ("3.2 k-Max Pooling").
+// the numbering the page prints. Headings h1-h4 are written as markdown
+// headings of their level ("### 3.2 k-Max Pooling"), so that the chunker
+// takes each as a section title, numbered or not; Document.Spans marks
+// every heading paragraph as kind.Heading.
 //
 // Errors are plain words and wrap the sentinels ErrEmpty ("empty file") and
 // ErrNoText ("no main text found"); ExtractFile prefixes the file name.

@@ -29,7 +29,7 @@ func ExampleExtract() {
 	// Output:
 	// Notes on k-Max Pooling
 	// ---
-	// 1 Introduction
+	// ## 1 Introduction
 	//
 	// The network uses dynamic k-max pooling over linear sequences.
 	//

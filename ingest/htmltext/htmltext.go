@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -33,9 +34,12 @@ type Document struct {
 	Title string
 	// Text holds the paragraphs separated by "\n\n". Each paragraph is one
 	// line (whitespace collapsed). Headings h1-h6 are paragraphs of their own,
-	// keeping any number the page prints ("2.1 Related work"). Each table row
+	// keeping any number the page prints; h1-h4 start with their level's
+	// markdown marker ("### 2.1 Related work"). Each table row
 	// is a paragraph with its cells joined by " | ".
 	Text string
+	// Spans mark the heading paragraphs of Text (kind.Heading).
+	Spans []kind.Span
 }
 
 // Extract reads an HTML or XHTML page and returns its main text. pageURL is
@@ -116,7 +120,7 @@ func extractBytes(data []byte, pageURL string) (*Document, error) {
 		cfg.MinExtractedSize = 1
 		short.Config = &cfg
 		if res2, err2 := trafilatura.ExtractDocument(root, short); err2 == nil &&
-			res2.ContentNode != nil && nodeText(res2.ContentNode) != "" {
+			res2.ContentNode != nil && firstOf(nodeText(res2.ContentNode)) != "" {
 			res = res2
 		}
 	}
@@ -124,8 +128,9 @@ func extractBytes(data []byte, pageURL string) (*Document, error) {
 		return nil, fmt.Errorf("%w (trafilatura: %v)", ErrNoText, err)
 	}
 	text := ""
+	var spans []kind.Span
 	if res.ContentNode != nil {
-		text = nodeText(res.ContentNode)
+		text, spans = nodeText(res.ContentNode)
 	}
 	if text == "" {
 		// ContentText is flat but better than nothing if the node walk found
@@ -135,8 +140,10 @@ func extractBytes(data []byte, pageURL string) (*Document, error) {
 	if text == "" {
 		return nil, ErrNoText
 	}
-	return &Document{Title: cleanParagraph(res.Metadata.Title), Text: text}, nil
+	return &Document{Title: cleanParagraph(res.Metadata.Title), Text: text, Spans: spans}, nil
 }
+
+func firstOf(s string, _ []kind.Span) string { return s }
 
 // toUTF8 converts the page to UTF-8 when it is not already valid UTF-8,
 // using the BOM, the <meta charset> and then content sniffing.

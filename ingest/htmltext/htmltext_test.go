@@ -166,9 +166,10 @@ func TestACLStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	paras := paragraphs(doc.Text)
-	// Headings are paragraphs of their own, numbered as printed, and come
-	// in document order around the text they head.
-	order := []string{"Abstract", "1 Introduction", "2 Background", "3.2 k-Max Pooling", "5 Experiments", "6 Conclusion", "Acknowledgements"}
+	// Headings are paragraphs of their own, numbered as printed, marked
+	// as markdown headings of their level (h2 "##", h3 "###"), and come in
+	// document order around the text they head.
+	order := []string{"Abstract", "## 1 Introduction", "## 2 Background", "### 3.2 k-Max Pooling", "## 5 Experiments", "## 6 Conclusion", "## Acknowledgements"}
 	last := -1
 	for _, h := range order {
 		i := indexOfPara(paras, h)
@@ -220,11 +221,11 @@ func TestDistillFixture(t *testing.T) {
 			`Gradient descent on a quadratic f(w) = \tfrac{1}{2}w^TAw converges at a rate set by the condition number, and this sentence continues after the formula and the citation.`},
 		{"footnote inline in parentheses",
 			`With step size \alpha every eigencomponent shrinks by a factor (The factor is the absolute value of one minus alpha lambda.) at each iteration, which is the whole story of convergence.`},
-		{"heading inside d-article", "Step sizes"},
+		{"heading inside d-article", "## Step sizes"},
 		{"d-title lead moved into the article", "A lead paragraph that Distill places in the title block, outside the article element."},
 		{"aside margin note kept", "Margin note: the same analysis applies to any smooth convex function near its minimum."},
 		{"figure caption kept", "Figure 1: Loss curves for three step sizes on the same quadratic."},
-		{"d-appendix heading", "Acknowledgments"},
+		{"d-appendix heading", "### Acknowledgments"},
 		{"d-appendix text", "We thank the reviewers for their careful reading of the draft."},
 	}
 	for _, tc := range tests {
@@ -253,8 +254,8 @@ func TestNavFooterDropped(t *testing.T) {
 	}
 	paras := paragraphs(doc.Text)
 	for _, want := range []string{
-		"1 Splitting papers into passages",
-		"2 Ranking passages",
+		"## 1 Splitting papers into passages",
+		"## 2 Ranking passages",
 		// Inline formatting keeps its surrounding spaces.
 		"Headings are kept with the passage that follows them, because a question often names the section it is about, such as the ablation study or the related work.",
 		// Trafilatura glues "Lexical scoring:" to the next word in list items

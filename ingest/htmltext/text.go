@@ -5,22 +5,52 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/paperlens/paperlens/chunk/kind"
 )
 
 // nodeText turns trafilatura's content tree into paragraphs. It is used
 // instead of ContentText, which trafilatura flattens into a single line and
 // so loses the paragraph and heading boundaries that chunking relies on.
-func nodeText(root *html.Node) string {
+// The spans mark the headings.
+func nodeText(root *html.Node) (string, []kind.Span) {
 	w := &textWriter{}
 	w.node(root)
 	w.flush()
-	return strings.Join(w.paras, "\n\n")
+	var b strings.Builder
+	var spans []kind.Span
+	for i, p := range w.paras {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		start := b.Len()
+		b.WriteString(p.text)
+		if p.kind != kind.Body {
+			spans = append(spans, kind.Span{Start: start, End: b.Len(), Kind: p.kind})
+		}
+	}
+	return b.String(), kind.Normalize(spans, b.Len())
+}
+
+type para struct {
+	text string
+	kind kind.Kind
 }
 
 type textWriter struct {
-	paras []string
+	paras []para
 	cur   strings.Builder
 }
+
+// sectionLevels are the headings that become sections: written as
+// markdown headings ("## 2 Background"), which the chunker takes as section
+// titles whether or not the page numbers them. h5 and h6 mark paragraphs
+// too small to be a section of a paper; they stay plain heading lines.
+var sectionLevels = map[string]int{"h1": 1, "h2": 2, "h3": 3, "h4": 4}
+
+// maxHeading is the longest heading title, in bytes, that the chunker
+// accepts (see chunk.Headings).
+const maxHeading = 200
 
 // breakAtoms end the current paragraph before and after themselves.
 // Tags are matched by name, not atom: trafilatura builds its result with
@@ -65,6 +95,9 @@ func (w *textWriter) node(n *html.Node) {
 				}
 			}
 		}
+		// Not marked kind.Table: LaTeXML sets display equations as
+		// table rows ("c_j = m^T s | (1)"), and a passage cut around each
+		// would split the paragraph the equation sits in.
 		w.add(strings.Join(cells, " | "))
 		return
 	case "td", "th":
@@ -72,6 +105,23 @@ func (w *textWriter) node(n *html.Node) {
 		w.cur.WriteByte(' ')
 		w.children(n)
 		w.cur.WriteByte(' ')
+		return
+	}
+	if level, ok := sectionLevels[n.Data]; ok || n.Data == "h5" || n.Data == "h6" {
+		w.flush()
+		w.children(n)
+		t := cleanParagraph(w.cur.String())
+		w.cur.Reset()
+		if len(t) > maxHeading {
+			// A sentence set as a heading (Distill's subtitle): the
+			// chunker takes no title this long, so it stays text.
+			w.add(t)
+			return
+		}
+		if t != "" && ok {
+			t = strings.Repeat("#", level) + " " + t
+		}
+		w.addKind(t, kind.Heading)
 		return
 	}
 	if breakTags[n.Data] {
@@ -94,9 +144,11 @@ func (w *textWriter) flush() {
 	w.cur.Reset()
 }
 
-func (w *textWriter) add(s string) {
+func (w *textWriter) add(s string) { w.addKind(s, kind.Body) }
+
+func (w *textWriter) addKind(s string, k kind.Kind) {
 	if s = cleanParagraph(s); s != "" {
-		w.paras = append(w.paras, s)
+		w.paras = append(w.paras, para{s, k})
 	}
 }
 

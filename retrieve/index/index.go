@@ -35,6 +35,7 @@ import (
 	"github.com/google/renameio/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/bm25"
@@ -141,6 +142,12 @@ type Index struct {
 	denseErr    error
 	emb         embed.Embedder
 	vec         vector.Store
+
+	// kinds caches the passage kinds of papers searched with kinds
+	// excluded: paper id -> passage id -> kind, body left out. Update
+	// clears it.
+	kindsMu sync.Mutex
+	kinds   map[string]map[string]kind.Kind
 }
 
 // Dir is the index folder inside a home.
@@ -421,9 +428,15 @@ func (ix *Index) Close() error {
 	return errors.Join(errs...)
 }
 
-// fingerprint changes whenever a paper's passages may have changed.
+// fingerprint changes whenever a paper's passages may have changed. The
+// drop setting is added only when recorded, so that papers stored before
+// it existed keep their fingerprints.
 func fingerprint(d corpus.Document) string {
-	return fmt.Sprintf("%s/%s/%d/%d", d.SourceHash, d.Extractor, d.MaxTokens, d.Passages)
+	fp := fmt.Sprintf("%s/%s/%d/%d", d.SourceHash, d.Extractor, d.MaxTokens, d.Passages)
+	if d.Drop != "" {
+		fp += "/drop=" + d.Drop
+	}
+	return fp
 }
 
 // Report says what an Update did.
@@ -466,6 +479,9 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	if progress == nil {
 		progress = func(string, ...any) {}
 	}
+	ix.kindsMu.Lock()
+	ix.kinds = nil
+	ix.kindsMu.Unlock()
 	docs, err := ix.corpus.Docs()
 	if err != nil {
 		return Report{}, err
@@ -834,7 +850,13 @@ func (c *checked) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit,
 	if q.PaperID != "" && !c.ix.ready(q.PaperID, c.label, q) {
 		return nil, fmt.Errorf("paper %q is not indexed for %s yet: run 'paperlens index'", q.PaperID, c.label)
 	}
-	hits, err := c.Retriever.Search(ctx, q)
+	var hits []retrieve.Hit
+	var err error
+	if len(q.Exclude) == 0 {
+		hits, err = c.Retriever.Search(ctx, q)
+	} else {
+		hits, err = c.searchExcluding(ctx, q)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -856,6 +878,66 @@ func (c *checked) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit,
 		}
 	}
 	return hits, nil
+}
+
+// searchExcluding answers a query that leaves some passage kinds out. The
+// indexes do not hold kinds, so it asks for more hits than q.K and drops
+// the excluded ones, asking again for four times as many while fewer than
+// q.K are left and the retriever had more to give: the result holds q.K
+// hits whenever that many passages of the other kinds match. Kinds are
+// read from the corpus, a paper at a time, once per open index.
+func (c *checked) searchExcluding(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+	ex := kind.NewSet(q.Exclude)
+	want := q.K
+	q.K = 2*want + 8
+	for {
+		hits, err := c.Retriever.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		kept := make([]retrieve.Hit, 0, want)
+		for _, h := range hits {
+			k, err := c.ix.kindOf(h.PaperID, h.PassageID)
+			if err != nil {
+				return nil, err
+			}
+			if !ex.Has(k) {
+				kept = append(kept, h)
+				if len(kept) == want {
+					break
+				}
+			}
+		}
+		if len(kept) == want || len(hits) < q.K {
+			return kept, nil
+		}
+		q.K *= 4
+	}
+}
+
+// kindOf is the kind of a passage, from the corpus: body when the corpus
+// does not know it.
+func (ix *Index) kindOf(paperID, passageID string) (kind.Kind, error) {
+	ix.kindsMu.Lock()
+	defer ix.kindsMu.Unlock()
+	kinds, ok := ix.kinds[paperID]
+	if !ok {
+		ps, err := ix.corpus.Passages(paperID)
+		if err != nil && !errors.Is(err, corpus.ErrNotFound) {
+			return "", fmt.Errorf("passage kinds of %s: %w", paperID, err)
+		}
+		kinds = make(map[string]kind.Kind, len(ps))
+		for _, p := range ps {
+			if k := p.KindOf(); k != kind.Body {
+				kinds[p.PassageID] = k
+			}
+		}
+		if ix.kinds == nil {
+			ix.kinds = map[string]map[string]kind.Kind{}
+		}
+		ix.kinds[paperID] = kinds
+	}
+	return kinds[passageID].Or(), nil
 }
 
 // ready reports whether a paper is fully indexed for a retriever answering
