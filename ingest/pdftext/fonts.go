@@ -28,6 +28,8 @@ type font struct {
 	toUni  map[int]string // parsed /ToUnicode, nil when absent or unreadable
 	diffs  map[int]string // /Differences glyph names
 	inFont map[int]string // glyph names from the embedded font program, or of Symbol's and ZapfDingbats' built-in encodings
+	tex    texFont        // what the name tells of a TeX font: its family, built-in encoding, letter style
+	texEnc *[256]string   // that encoding, when the PDF and the font program give none
 	enc    *pdf.Font      // library fallback decoder (Differences, WinAnsi, ...)
 	byteTx [256]*string   // decoded single-byte codes, filled lazily
 	cidTx  map[int]string // decoded two-byte codes, filled lazily
@@ -51,6 +53,8 @@ func newFont(v pdf.Value) *font {
 		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
 		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
 		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
+
+	f.tex = lookupTeXFont(base)
 
 	subtype := v.Key("Subtype").Name()
 	if subtype == "Type3" {
@@ -109,6 +113,11 @@ func newFont(v pdf.Value) *font {
 					// encoding is known without the font program.
 					f.inFont = standardEncoding(base)
 				}
+				if f.inFont == nil {
+					// A TeX font whose program is missing or unreadable:
+					// its encoding is known from its name.
+					f.texEnc = f.tex.enc
+				}
 			}
 		}
 	}
@@ -161,7 +170,13 @@ func (f *font) width(code int) float64 {
 
 // decode returns the Unicode text of one character code. ToUnicode wins over
 // the /Encoding because producers (pdfTeX, PDFium) put the authoritative
-// mapping there; the library's decoder covers fonts without one.
+// mapping there. Without it, a code's glyph name comes from, in order: the
+// /Differences of the PDF's /Encoding; the encoding built into the embedded
+// font program (Type 1 or CFF), which applies when /Encoding names no base
+// encoding; and, for a TeX font whose program gives none, the encoding
+// known from its name. The library's decoder (WinAnsi, MacRoman, ...)
+// covers the rest. A TeX font's letter style (calligraphic cmsy,
+// blackboard msbm) is applied to whatever that gives.
 func (f *font) decode(code int, raw string) string {
 	if f.twoByte {
 		if s, ok := f.cidTx[code]; ok {
@@ -184,13 +199,16 @@ func (f *font) decode(code int, raw string) string {
 	s, ok := f.toUni[code]
 	if !ok {
 		if name, in := f.diffs[code]; in {
-			s, ok = glyphText(name)
+			s, ok = fontGlyphText(f.tex.family, name)
 		} else if name, in := f.inFont[code]; in {
-			s, ok = glyphText(name)
+			s, ok = fontGlyphText(f.tex.family, name)
+		} else if f.texEnc != nil && code >= 0 && code < 256 && f.texEnc[code] != "" {
+			s, ok = fontGlyphText(f.tex.family, f.texEnc[code])
 		}
-	}
-	if !ok {
-		s = f.enc.Encoder().Decode(raw)
+		if !ok {
+			s = f.enc.Encoder().Decode(raw)
+		}
+		s = f.tex.letters.apply(s)
 	}
 	s = sanitize(s)
 	f.byteTx[code&0xff] = &s
