@@ -125,6 +125,8 @@ func fontGlyphText(family, name string) (string, bool) {
 // font draws, or that the glyph list lacks; from the fonts' documentation
 // (amssymb.sty, latexsym.sty, fontmath.ltx).
 var familyGlyphs = map[string]string{
+	// cmsy's /openbullet is \circ, the ring operator of composition.
+	"cmsy/openbullet": "\u2218", "cmbsy/openbullet": "\u2218", "lmsy/openbullet": "\u2218",
 	// msbm: \varkappa, \Bbbk, \digamma; \nshortmid and friends.
 	"msbm/kappa": "\u03f0", "msbm/k": "\U0001d55c", "msbm/Digamma": "\u03dd",
 	"msbm/lessornotsimilar": "\u22e6", "msbm/greaterornotsimilar": "\u22e7",
@@ -236,26 +238,30 @@ var naryOperators = map[string]string{
 	"circledot": "\u2a00", "circleplus": "\u2a01", "circlemultiply": "\u2a02",
 }
 
-// extensibleText maps the pieces TeX builds tall delimiters and long
-// arrows from: the piece drawn once stands for the character, the
-// repeated and closing pieces add nothing.
+// extensibleText: the pieces TeX builds tall delimiters, radicals and
+// long arrows from draw no text. Like the sized delimiters below, they
+// hang from a baseline raised above the formula's, so a character for them
+// would form a line of its own and break the sentence around the formula
+// (measured on the shared corpus: "If r < min(1, p/q), we accept" came
+// out split over three paragraphs).
 var extensibleText = map[string]string{
-	"parenlefttp": "(", "parenleftex": "", "parenleftbt": "",
-	"parenrighttp": ")", "parenrightex": "", "parenrightbt": "",
-	"bracketlefttp": "[", "bracketleftex": "", "bracketleftbt": "",
-	"bracketrighttp": "]", "bracketrightex": "", "bracketrightbt": "",
-	"bracelefttp": "", "braceleftmid": "{", "braceleftbt": "", "braceex": "",
-	"bracerighttp": "", "bracerightmid": "}", "bracerightbt": "",
+	"parenlefttp": "", "parenleftex": "", "parenleftbt": "",
+	"parenrighttp": "", "parenrightex": "", "parenrightbt": "",
+	"bracketlefttp": "", "bracketleftex": "", "bracketleftbt": "",
+	"bracketrighttp": "", "bracketrightex": "", "bracketrightbt": "",
+	"bracelefttp": "", "braceleftmid": "", "braceleftbt": "", "braceex": "",
+	"bracerighttp": "", "bracerightmid": "", "bracerightbt": "",
 	"bracehtipdownleft": "", "bracehtipdownright": "", "bracehtipupleft": "", "bracehtipupright": "",
 	"radicalbt": "\u221a", "radicalvertex": "", "radicaltp": "",
-	"arrowvertex": "", "arrowtp": "\u2191", "arrowbt": "\u2193",
-	"arrowvertexdbl": "", "arrowdbltp": "\u21d1", "arrowdblbt": "\u21d3",
+	"arrowvertex": "", "arrowtp": "", "arrowbt": "", "arrowhorizex": "",
+	"arrowvertexdbl": "", "arrowdbltp": "", "arrowdblbt": "",
 	"integraltp": "\u222b", "integralex": "", "integralbt": "",
-	"vextendsingle": "|", "vextenddouble": "\u2016",
+	"vextendsingle": "", "vextenddouble": "",
 }
 
-// cmexText maps cmex's size variants ("parenleftBig", "summationdisplay",
-// "hatwider") to the character they are a size of.
+// cmexText maps cmex's size variants ("summationdisplay", "hatwider") to
+// the character they are a size of, and its sized delimiters
+// ("parenleftBig") to no text.
 func cmexText(name string) (string, bool) {
 	if t, ok := extensibleText[name]; ok {
 		return t, true
@@ -279,8 +285,8 @@ func cmexText(name string) (string, bool) {
 		case "radical":
 			return "\u221a", true
 		}
-		if t, ok := glyphListLookup(b); ok {
-			return t, true
+		if _, ok := glyphListLookup(b); ok {
+			return "", true // a sized delimiter: see extensibleText
 		}
 	}
 	return "", false
