@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // font is everything the content-stream walker needs to know about one PDF
@@ -104,6 +105,9 @@ func newFont(v pdf.Value) *font {
 	if !f.twoByte {
 		enc := v.Key("Encoding")
 		f.diffs = differences(enc)
+		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex.family) {
+			f.toUni = nil
+		}
 		// The font's own encoding applies only when /Encoding names no base.
 		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
 			if f.toUni == nil || len(f.toUni) < 256 {
@@ -123,6 +127,33 @@ func newFont(v pdf.Value) *font {
 	}
 	f.enc = &pdf.Font{V: v}
 	return f
+}
+
+// contradicts reports whether a TeX font's ToUnicode map disagrees with
+// the glyph names of its /Differences for most codes. Mac OS X's Quartz
+// (Preview, Skim) re-encodes TeX's fonts and writes ToUnicode maps that
+// send each code to the character at the glyph's old position in the TeX
+// encoding, read as ASCII or as Apple's symbols: CMSY's /arrowright
+// becomes "!", /bardbl "k", CMMI's /pi "⇡". The names are then the only
+// truth. pdfTeX's own maps come from the same glyph list as ours and agree.
+func contradicts(toUni map[int]string, names map[int]string, family string) bool {
+	agree, disagree := 0, 0
+	for code, name := range names {
+		u, ok := toUni[code]
+		if !ok {
+			continue
+		}
+		t, known := fontGlyphText(family, name)
+		if !known || t == "" {
+			continue
+		}
+		if norm.NFKC.String(t) == norm.NFKC.String(u) {
+			agree++
+		} else {
+			disagree++
+		}
+	}
+	return disagree >= 3 && disagree > 2*agree
 }
 
 func readCIDWidths(w pdf.Value, out map[int]float64) {

@@ -193,7 +193,7 @@ func buildWords(gs []glyph) []word {
 	var boldChars int
 	flush := func() {
 		if len(pieces) > 0 {
-			cur.text = composeAccents(pieces)
+			cur.text = moveNegations(composeAccents(pieces))
 			cur.bold = boldChars*2 > cur.nchars
 			if cur.text != "" {
 				words = append(words, cur)
@@ -565,7 +565,7 @@ func (l *line) finish() {
 			prev := l.words[i-1]
 			// Like pdftotext, a change of baseline (sub- and superscripts)
 			// separates words even without a gap.
-			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) {
+			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) || scriptEndsWord(prev, w, l.y, l.size) {
 				sb.WriteByte(' ')
 			}
 		}
