@@ -105,7 +105,7 @@ func newFont(v pdf.Value) *font {
 	if !f.twoByte {
 		enc := v.Key("Encoding")
 		f.diffs = differences(enc)
-		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex.family) {
+		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
 			f.toUni = nil
 		}
 		// The font's own encoding applies only when /Encoding names no base.
@@ -129,31 +129,50 @@ func newFont(v pdf.Value) *font {
 	return f
 }
 
-// contradicts reports whether a TeX font's ToUnicode map disagrees with
-// the glyph names of its /Differences for most codes. Mac OS X's Quartz
-// (Preview, Skim) re-encodes TeX's fonts and writes ToUnicode maps that
-// send each code to the character at the glyph's old position in the TeX
-// encoding, read as ASCII or as Apple's symbols: CMSY's /arrowright
-// becomes "!", /bardbl "k", CMMI's /pi "⇡". The names are then the only
-// truth. pdfTeX's own maps come from the same glyph list as ours and agree.
-func contradicts(toUni map[int]string, names map[int]string, family string) bool {
-	agree, disagree := 0, 0
+// contradicts reports whether a TeX font's ToUnicode map is one of Mac OS
+// X Quartz's (Preview, Skim). Quartz re-encodes TeX's fonts under
+// /Differences and writes ToUnicode maps that send each code to the glyph's
+// old position in the TeX encoding read as a character: CMSY's /arrowright
+// (position 0x21) becomes "!", /bardbl (0x6B) "k", and the Greek letters
+// of CMMI, below 0x20, Apple's keyboard symbols (/theta "✓", /pi "⇡") or
+// U+0000. Where the map disagrees with the glyph names only in that way,
+// and more often than it agrees, the names are the truth. pdfTeX's own
+// maps come from the same glyph list as ours and agree.
+func contradicts(toUni map[int]string, names map[int]string, tf texFont) bool {
+	pos := make(map[string]int, 128)
+	for i, n := range tf.enc {
+		if n != "" {
+			if _, dup := pos[n]; !dup {
+				pos[n] = i
+			}
+		}
+	}
+	agree, quartz := 0, 0
 	for code, name := range names {
 		u, ok := toUni[code]
 		if !ok {
 			continue
 		}
-		t, known := fontGlyphText(family, name)
-		if !known || t == "" {
+		t, known := fontGlyphText(tf.family, name)
+		if !known {
 			continue
 		}
-		if norm.NFKC.String(t) == norm.NFKC.String(u) {
+		if t != "" && norm.NFKC.String(t) == norm.NFKC.String(u) {
 			agree++
-		} else {
-			disagree++
+			continue
+		}
+		p, in := pos[name]
+		switch {
+		case in && (p < 0x20 || u == string(rune(p)) || u == "" || u == "\x00"):
+			quartz++
+		case t == "":
+			// A glyph drawing no text (a cmex delimiter) that the map
+			// gives some other text: neither sign.
+		default:
+			return false // a disagreement of another kind: keep the map
 		}
 	}
-	return disagree >= 3 && disagree > 2*agree
+	return quartz > agree
 }
 
 func readCIDWidths(w pdf.Value, out map[int]float64) {

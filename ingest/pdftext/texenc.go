@@ -102,12 +102,12 @@ var texFamilyAlias = map[string]string{
 func fontGlyphText(family, name string) (string, bool) {
 	if family != "" {
 		key := family + "/" + name
+		if t, ok := familyGlyphs[key]; ok {
+			return t, true
+		}
 		i := sort.SearchStrings(glyphFontKeys[:], key)
 		if i < len(glyphFontKeys) && glyphFontKeys[i] == key {
 			return glyphFontText[i], true
-		}
-		if t, ok := familyGlyphs[key]; ok {
-			return t, true
 		}
 		if family == "eufm" || family == "eufb" {
 			// Euler Fraktur's alternative forms: "dalt", "fnos", "onealt".
@@ -133,9 +133,10 @@ var familyGlyphs = map[string]string{
 	"msbm/subsetornoteql": "\u228a", "msbm/supersetornoteql": "\u228b",
 	"msbm/notshortbar": "\u2224", "msbm/notshortparallel": "\u2226",
 	"msbm/barshort": "\u2223", "msbm/parallelshort": "\u2225",
-	// msam: \blacksquare's small sibling; the pieces of \multimap-like
+	// msam: \lozenge is ◊ (glyphtounicode.tex says ♢, the white suit);
+	// \blacksquare's small sibling; the pieces of \multimap-like
 	// arrows draw no character of their own.
-	"msam/squaresmallsolid": "\u25aa", "msam/axisshort": "",
+	"msam/diamond": "\u25ca", "msam/squaresmallsolid": "\u25aa", "msam/axisshort": "",
 	"msam/arrowaxisright": "", "msam/arrowaxisleft": "",
 	// lasy (latexsym): glyphs named by number.
 	"lasy/a1": "\u22b2", "lasy/a2": "\u22b4", "lasy/a3": "\u22b3", "lasy/a4": "\u22b5",
