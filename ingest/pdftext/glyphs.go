@@ -36,8 +36,9 @@ vartheta 3d1 varphi 3c6 varpi 3d6 varrho 3f1 varsigma 3c2 varepsilon 3b5`
 	}
 	// Glyphs that draw no character of their own: Symbol's bar extending
 	// a radical sign, OT1's slash for Polish ł (suppress), cmmi's tie
-	// accent, Euler's zero-width ghost, the EC font's second zero of ‰.
-	for _, n := range []string{"radicalex", "suppress", "tie", "ghost", "perthousandzero"} {
+	// accent, Euler's zero-width ghost, the EC font's second zero of ‰,
+	// TeX's explicitly empty slot.
+	for _, n := range []string{"radicalex", "suppress", "tie", "ghost", "perthousandzero", "emptyslot"} {
 		m[n] = ""
 	}
 	return m

@@ -232,6 +232,10 @@ func glyphList(path string) (names, texts []string, perFont [2][]string) {
 	return names, texts, perFont
 }
 
+// decodeSurrogates decodes pairs of surrogates the way lcdf-typetools wrote
+// them into glyphtounicode.tex: the code point's bits split 10/10 without
+// the 0x10000 offset of UTF-16 (its one such entry, Digamma, is D875 DFCB
+// for U+1D7CB, as texglyphlist.txt gives).
 func decodeSurrogates(hex string) string {
 	var rs []rune
 	fs := strings.Fields(hex)
@@ -239,7 +243,7 @@ func decodeSurrogates(hex string) string {
 		v, _ := strconv.ParseUint(fs[i], 16, 32)
 		if v >= 0xd800 && v < 0xdc00 && i+1 < len(fs) {
 			w, _ := strconv.ParseUint(fs[i+1], 16, 32)
-			rs = append(rs, rune((v-0xd800)<<10+(w-0xdc00)+0x10000))
+			rs = append(rs, rune((v-0xd800)<<10|(w-0xdc00)))
 			i++
 			continue
 		}
