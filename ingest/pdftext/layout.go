@@ -193,7 +193,7 @@ func buildWords(gs []glyph) []word {
 	var boldChars int
 	flush := func() {
 		if len(pieces) > 0 {
-			cur.text = moveNegations(composeAccents(pieces))
+			cur.text = moveNegations(composeAccents(overstrikes(pieces)))
 			cur.bold = boldChars*2 > cur.nchars
 			if cur.text != "" {
 				words = append(words, cur)
@@ -558,6 +558,7 @@ func isScriptOf(s, h *line) bool {
 // finish orders the words and builds the line text, spacing by gaps.
 func (l *line) finish() {
 	sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].x0 < l.words[j].x0 })
+	l.words = mergeOverstrikes(l.words)
 	var sb strings.Builder
 	bold, total := 0, 0
 	for i, w := range l.words {

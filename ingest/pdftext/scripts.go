@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// Two fixes at the junction of a glyph's text and the words around it,
-// called from layout.go's word and line builders.
+// Fixes at the junction of a glyph's text and the words around it, called
+// from layout.go's word and line builders.
 
 // scriptEndsWord reports whether a space belongs between a superscript or
 // subscript number and the word after it although the two touch: "E⁵
@@ -73,4 +73,51 @@ func moveNegations(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// overstrikes turns a slash drawn over a symbol into the combining long
+// solidus: LaTeX's \notin strikes "∈" with a "/" (drawn first) rather than
+// with cmsy's negation slash, so the text would read "/∈" or "∈/" where
+// NFKC can make "∉" of "∈" + U+0338. Only a slash whose middle lies inside
+// a neighbouring glyph that is a symbol (a relation, not the letters of
+// "a/b") counts; moveNegations then puts the mark after the symbol.
+func overstrikes(ps []piece) []piece {
+	for i, p := range ps {
+		if p.text != "/" {
+			continue
+		}
+		for _, j := range [2]int{i - 1, i + 1} {
+			if j >= 0 && j < len(ps) && strikes(p.x0, p.x1, ps[j].x0, ps[j].x1, ps[j].text) {
+				ps[i].text = negationSlash
+				break
+			}
+		}
+	}
+	return ps
+}
+
+// mergeOverstrikes does the same for a slash that became a word of its
+// own, its negative advance over the symbol having ended the word; words
+// are in left-to-right order.
+func mergeOverstrikes(ws []word) []word {
+	out := ws[:0]
+	for _, w := range ws {
+		if k := len(out); k > 0 && w.text == "/" && strikes(w.x0, w.x1, out[k-1].x0, out[k-1].x1, lastRune(out[k-1].text)) {
+			out[k-1].text += negationSlash
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func strikes(x0, x1, sx0, sx1 float64, sym string) bool {
+	r, _ := utf8.DecodeRuneInString(sym)
+	mid := (x0 + x1) / 2
+	return mid > sx0 && mid < sx1 && unicode.IsSymbol(r)
+}
+
+func lastRune(s string) string {
+	_, n := utf8.DecodeLastRuneInString(s)
+	return s[len(s)-n:]
 }
