@@ -561,3 +561,17 @@ func readEncVector(t *testing.T, data []byte) [256]string {
 	}
 	return vec
 }
+
+func TestFoldCompat(t *testing.T) {
+	for in, want := range map[string]string{
+		"ﬁnd ﬂuﬀy":         "find fluffy",
+		"x ∈ ℝ, ℓ₂, ϕ ≠ ϵ": "x ∈ ℝ, ℓ2, ϕ ≠ ϵ",
+		"𝒜 ∪ 𝕜, ℵ0":        "𝒜 ∪ 𝕜, ℵ0",
+		"=\u0338 µm ™ ①":   "≠ μm TM 1",
+		"plain text":       "plain text",
+	} {
+		if got := foldCompat(in); got != want {
+			t.Errorf("foldCompat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
