@@ -575,3 +575,33 @@ func TestFoldCompat(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCFFEncoding: no font program, however damaged, makes the CFF reader
+// panic or run away; seeded with dvipdfmx's conversions of TeX's fonts.
+func FuzzCFFEncoding(f *testing.F) {
+	rd, err := os.ReadFile(texFixture("maths-dvipdfmx.pdf"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	r, err := open(bytes.NewReader(rd), int64(len(rd)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	pages, err := pageList(r)
+	if err != nil {
+		f.Fatal(err)
+	}
+	fd := pages[0].Key("Resources").Key("Font")
+	for _, k := range fd.Keys() {
+		rc := fd.Key(k).Key("FontDescriptor").Key("FontFile3").Reader()
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := cffEncoding(data)
+		if err == nil && len(m) > 256 {
+			t.Errorf("%d codes in a one-byte encoding", len(m))
+		}
+	})
+}
