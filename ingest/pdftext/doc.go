@@ -20,11 +20,17 @@
 // text matrix, font, size, character and word spacing, horizontal scaling,
 // rise), following Form XObjects, and caching every font once per document
 // by object number: widths in a slice, ToUnicode read by a small CMap
-// reader of our own, glyph names of /Differences and of the encoding
-// embedded in Type 1 programs (TeX math fonts) mapped through a glyph list,
-// and the built-in encodings of the standard fonts Symbol and ZapfDingbats,
-// which are rarely embedded and then carry no encoding at all (groff's
-// Greek letters).
+// reader of our own, and, for fonts without one (pdfTeX writes none unless
+// told to), glyph names: those of /Differences, of the encoding embedded in
+// Type 1 and CFF (Type1C) programs, or of a TeX font's known encoding
+// chosen by its name (CMMI10, MSBM7, SFRM1000), mapped through pdfTeX's
+// glyph list (the Adobe Glyph List plus TeX's names; texenc_gen.go is
+// generated from TeX Live by internal/gen/texenc). cmex's big operators
+// become ∑ ∫ ⋃, msbm's letters ℝ ℕ, cmsy's calligraphic ones 𝒜. The
+// ToUnicode maps Mac OS X's Quartz writes for TeX fonts (θ as ✓, π as ⇡)
+// are recognised and overruled by the names. Symbol and ZapfDingbats,
+// rarely embedded and then without any encoding, use their built-in ones
+// (groff's Greek letters).
 //
 // # Layout: glyphs → words → lines → blocks → columns → reading order
 //
@@ -76,6 +82,8 @@
 // shared font cache. On the test corpus it runs at about pdftotext's speed.
 // Scanned PDFs without a text layer give ErrNoText: there is no OCR here.
 // Known gaps: vertical writing modes, predefined CJK CMaps other than
-// Identity-H, built-in encodings of CFF fonts, and mathematics, which comes
-// out as a jumble of symbols (as with pdftotext).
+// Identity-H, Type 3 bitmap fonts (pdfTeX's PK fonts name their glyphs
+// /a42 and carry no font name), and the layout of mathematics, which comes
+// out as a jumble of correct symbols (as with pdftotext); TeX's sized
+// delimiters are left out rather than placed on lines of their own.
 package pdftext

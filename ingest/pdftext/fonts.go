@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/unicode/norm"
 )
 
 // font is everything the content-stream walker needs to know about one PDF
@@ -28,6 +29,8 @@ type font struct {
 	toUni  map[int]string // parsed /ToUnicode, nil when absent or unreadable
 	diffs  map[int]string // /Differences glyph names
 	inFont map[int]string // glyph names from the embedded font program, or of Symbol's and ZapfDingbats' built-in encodings
+	tex    texFont        // what the name tells of a TeX font: its family, built-in encoding, letter style
+	texEnc *[256]string   // that encoding, when the PDF and the font program give none
 	enc    *pdf.Font      // library fallback decoder (Differences, WinAnsi, ...)
 	byteTx [256]*string   // decoded single-byte codes, filled lazily
 	cidTx  map[int]string // decoded two-byte codes, filled lazily
@@ -51,6 +54,8 @@ func newFont(v pdf.Value) *font {
 		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
 		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
 		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
+
+	f.tex = lookupTeXFont(base)
 
 	subtype := v.Key("Subtype").Name()
 	if subtype == "Type3" {
@@ -100,6 +105,9 @@ func newFont(v pdf.Value) *font {
 	if !f.twoByte {
 		enc := v.Key("Encoding")
 		f.diffs = differences(enc)
+		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
+			f.toUni = nil
+		}
 		// The font's own encoding applies only when /Encoding names no base.
 		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
 			if f.toUni == nil || len(f.toUni) < 256 {
@@ -109,11 +117,62 @@ func newFont(v pdf.Value) *font {
 					// encoding is known without the font program.
 					f.inFont = standardEncoding(base)
 				}
+				if f.inFont == nil {
+					// A TeX font whose program is missing or unreadable:
+					// its encoding is known from its name.
+					f.texEnc = f.tex.enc
+				}
 			}
 		}
 	}
 	f.enc = &pdf.Font{V: v}
 	return f
+}
+
+// contradicts reports whether a TeX font's ToUnicode map is one of Mac OS
+// X Quartz's (Preview, Skim). Quartz re-encodes TeX's fonts under
+// /Differences and writes ToUnicode maps that send each code to the glyph's
+// old position in the TeX encoding read as a character: CMSY's /arrowright
+// (position 0x21) becomes "!", /bardbl (0x6B) "k", and the Greek letters
+// of CMMI, below 0x20, Apple's keyboard symbols (/theta "✓", /pi "⇡") or
+// U+0000. Where the map disagrees with the glyph names only in that way,
+// and more often than it agrees, the names are the truth. pdfTeX's own
+// maps come from the same glyph list as ours and agree.
+func contradicts(toUni map[int]string, names map[int]string, tf texFont) bool {
+	pos := make(map[string]int, 128)
+	for i, n := range tf.enc {
+		if n != "" {
+			if _, dup := pos[n]; !dup {
+				pos[n] = i
+			}
+		}
+	}
+	agree, quartz := 0, 0
+	for code, name := range names {
+		u, ok := toUni[code]
+		if !ok {
+			continue
+		}
+		t, known := fontGlyphText(tf.family, name)
+		if !known {
+			continue
+		}
+		if t != "" && norm.NFKC.String(t) == norm.NFKC.String(u) {
+			agree++
+			continue
+		}
+		p, in := pos[name]
+		switch {
+		case in && (p < 0x20 || u == string(rune(p)) || u == "" || u == "\x00"):
+			quartz++
+		case t == "":
+			// A glyph drawing no text (a cmex delimiter) that the map
+			// gives some other text: neither sign.
+		default:
+			return false // a disagreement of another kind: keep the map
+		}
+	}
+	return quartz > agree
 }
 
 func readCIDWidths(w pdf.Value, out map[int]float64) {
@@ -161,7 +220,13 @@ func (f *font) width(code int) float64 {
 
 // decode returns the Unicode text of one character code. ToUnicode wins over
 // the /Encoding because producers (pdfTeX, PDFium) put the authoritative
-// mapping there; the library's decoder covers fonts without one.
+// mapping there. Without it, a code's glyph name comes from, in order: the
+// /Differences of the PDF's /Encoding; the encoding built into the embedded
+// font program (Type 1 or CFF), which applies when /Encoding names no base
+// encoding; and, for a TeX font whose program gives none, the encoding
+// known from its name. The library's decoder (WinAnsi, MacRoman, ...)
+// covers the rest. A TeX font's letter style (calligraphic cmsy,
+// blackboard msbm) is applied to whatever that gives.
 func (f *font) decode(code int, raw string) string {
 	if f.twoByte {
 		if s, ok := f.cidTx[code]; ok {
@@ -184,13 +249,16 @@ func (f *font) decode(code int, raw string) string {
 	s, ok := f.toUni[code]
 	if !ok {
 		if name, in := f.diffs[code]; in {
-			s, ok = glyphText(name)
+			s, ok = fontGlyphText(f.tex.family, name)
 		} else if name, in := f.inFont[code]; in {
-			s, ok = glyphText(name)
+			s, ok = fontGlyphText(f.tex.family, name)
+		} else if f.texEnc != nil && code >= 0 && code < 256 && f.texEnc[code] != "" {
+			s, ok = fontGlyphText(f.tex.family, f.texEnc[code])
 		}
-	}
-	if !ok {
-		s = f.enc.Encoder().Decode(raw)
+		if !ok {
+			s = f.enc.Encoder().Decode(raw)
+		}
+		s = f.tex.letters.apply(s)
 	}
 	s = sanitize(s)
 	f.byteTx[code&0xff] = &s

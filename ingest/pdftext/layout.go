@@ -193,7 +193,7 @@ func buildWords(gs []glyph) []word {
 	var boldChars int
 	flush := func() {
 		if len(pieces) > 0 {
-			cur.text = composeAccents(pieces)
+			cur.text = moveNegations(composeAccents(overstrikes(pieces)))
 			cur.bold = boldChars*2 > cur.nchars
 			if cur.text != "" {
 				words = append(words, cur)
@@ -558,6 +558,7 @@ func isScriptOf(s, h *line) bool {
 // finish orders the words and builds the line text, spacing by gaps.
 func (l *line) finish() {
 	sort.SliceStable(l.words, func(i, j int) bool { return l.words[i].x0 < l.words[j].x0 })
+	l.words = mergeOverstrikes(l.words)
 	var sb strings.Builder
 	bold, total := 0, 0
 	for i, w := range l.words {
@@ -565,7 +566,7 @@ func (l *line) finish() {
 			prev := l.words[i-1]
 			// Like pdftotext, a change of baseline (sub- and superscripts)
 			// separates words even without a gap.
-			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) {
+			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) || scriptEndsWord(prev, w, l.y, l.size) {
 				sb.WriteByte(' ')
 			}
 		}
