@@ -104,7 +104,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err
 		pl.num = i + 1
 		laid = append(laid, pl)
 	}
-	text, first := assemble(laid)
+	text, first, paras := assemble(laid)
 	if strings.TrimSpace(text) == "" {
 		if len(doc.Warnings) > 0 && len(doc.Warnings) == len(pages) {
 			return nil, fmt.Errorf("%w: no page could be read (%s)", ErrMalformed, doc.Warnings[0])
@@ -113,6 +113,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err
 	}
 	doc.Text = text
 	doc.Title = chooseTitle(infoTitle(rd), first)
+	doc.Spans = markSpans(text, paras, doc.Title)
 	return doc, nil
 }
 
