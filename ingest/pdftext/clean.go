@@ -24,15 +24,14 @@ type para struct {
 	table    bool // rows of a table: lines are rows, cells separated by tabs
 	page     int  // page the paragraph starts on, from 1
 	side     bool // set across the page's main direction (rotated text)
-	// start and end are the paragraph's byte offsets in the assembled text,
-	// set when it is written.
-	start, end int
+	text       string // the paragraph's final text
+	start, end int    // its byte offsets in Document.Text, set by writeText
 }
 
-// assemble turns the laid-out pages into the final text. It returns the
-// text, page 1's lines (for the title) and the paragraphs written, with
-// their offsets in the text (for the spans, see markSpans).
-func assemble(pages []*pageLayout) (string, []*line, []*para) {
+// assemble turns the laid-out pages into paragraphs, in reading order,
+// with their final text; writeText joins them. It also returns page 1's
+// lines (for the title).
+func assemble(pages []*pageLayout) ([]*para, []*line) {
 	var first []*line
 	if len(pages) > 0 {
 		for _, b := range pages[0].blocks {
@@ -119,28 +118,18 @@ func assemble(pages []*pageLayout) (string, []*line, []*para) {
 	}
 	closeCur()
 
-	var sb strings.Builder
 	written := paras[:0]
 	for _, p := range paras {
-		var t string
 		if p.table {
-			t = tableText(p.lines)
+			p.text = tableText(p.lines)
 		} else {
-			t = joinLines(p.lines, vocab)
-			t = strings.Join(strings.Fields(norm.NFKC.String(t)), " ")
+			p.text = strings.Join(strings.Fields(norm.NFKC.String(joinLines(p.lines, vocab))), " ")
 		}
-		if t == "" {
-			continue
+		if p.text != "" {
+			written = append(written, p)
 		}
-		if sb.Len() > 0 {
-			sb.WriteString("\n\n")
-		}
-		p.start = sb.Len()
-		sb.WriteString(t)
-		p.end = sb.Len()
-		written = append(written, p)
 	}
-	return sb.String(), first, written
+	return written, first
 }
 
 func lastLine(p *para) string { return p.lines[len(p.lines)-1] }

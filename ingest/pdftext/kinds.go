@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -23,23 +24,24 @@ var (
 	emailRE = lazyregexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\}\s?@[\w-]+\.`)
 )
 
-// markSpans classifies the written paragraphs and returns the kinds of
-// Text's stretches: headings, tables and captions paragraph by paragraph;
-// a contents page (dot leaders and page numbers); the references, from
-// their heading to the next heading; first-page front matter (the author
-// and affiliation block before the first heading, venue footers, licence
-// lines, preprint stamps) but not the title; and text drawn inside
-// figures (runs of short fragments, mostly numbers, and rotated labels).
-// Nothing is removed here: ingest drops what a user asks it to.
-func markSpans(text string, paras []*para, title string) []kind.Span {
+// writeText classifies the paragraphs, joins them into the document's
+// text, one blank line apart, and returns the text with its spans:
+// headings, tables and captions paragraph by paragraph; a contents page
+// (dot leaders and page numbers); the references, from their heading to
+// the next heading; first-page front matter (the author and affiliation
+// block before the first heading, venue footers, licence lines, preprint
+// stamps) but not the title; and text drawn inside figures (runs of short
+// fragments, mostly numbers, and rotated labels). A run of figure text is
+// written as one paragraph, so that a chart label such as "10 Number of
+// Draft Tokens" does not stand on a line of its own and read as a
+// numbered heading. Nothing is removed here: ingest drops what a user
+// asks it to.
+func writeText(paras []*para, title string) (string, []kind.Span) {
 	n := len(paras)
-	if n == 0 {
-		return nil
-	}
 	ts := make([]string, n)
 	ks := make([]kind.Kind, n)
 	for i, p := range paras {
-		ts[i] = text[p.start:p.end]
+		ts[i] = p.text
 		switch {
 		case p.table:
 			ks[i] = kind.Table
@@ -50,13 +52,34 @@ func markSpans(text string, paras []*para, title string) []kind.Span {
 		}
 	}
 	markFigureText(paras, ts, ks)
+	// Category labels under a chart line up like a table row; between the
+	// chart's other labels and a figure caption they are figure text.
+	for i := 1; i+1 < n; i++ {
+		if ks[i] == kind.Table && ks[i-1] == kind.FigureText && ks[i+1] == kind.Caption && strings.HasPrefix(ts[i+1], "Fig") {
+			ks[i] = kind.FigureText
+		}
+	}
 	markFrontMatter(paras, ts, ks, title)
 	markReferences(paras, ts, ks)
 	markContents(paras, ts, ks)
 
+	var sb strings.Builder
 	var spans []kind.Span
 	for i, p := range paras {
 		k := ks[i]
+		if i > 0 && k == kind.FigureText && ks[i-1] == kind.FigureText {
+			sb.WriteByte(' ')
+			sb.WriteString(ts[i])
+			p.start, p.end = paras[i-1].start, sb.Len()
+			spans[len(spans)-1].End = p.end
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n\n")
+		}
+		p.start = sb.Len()
+		sb.WriteString(ts[i])
+		p.end = sb.Len()
 		if k == kind.Body || k == "" {
 			continue
 		}
@@ -69,7 +92,8 @@ func markSpans(text string, paras []*para, title string) []kind.Span {
 		}
 		spans = append(spans, kind.Span{Start: p.start, End: p.end, Kind: k})
 	}
-	return kind.Normalize(spans, len(text))
+	text := sb.String()
+	return text, kind.Normalize(spans, len(text))
 }
 
 // fragment reports a paragraph that is a label rather than text: a few
@@ -79,7 +103,7 @@ func fragment(p *para, t string) bool {
 		return false
 	}
 	ws := strings.Fields(t)
-	if len(ws) > 6 || strings.HasPrefix(t, "•") {
+	if len(ws) > 8 || strings.HasPrefix(t, "•") {
 		return false
 	}
 	return !(len(ws) >= 3 && strings.HasSuffix(t, ".") && letterShare(t) > 0.7)
@@ -115,8 +139,9 @@ func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
 			}
 			j++
 		}
-		if run := j - i; run >= 4 && nums*3 >= run || run >= 8 {
-			for k := i; k < j; k++ {
+		run := j - i
+		for k := i; k < j; k++ {
+			if run >= 4 && nums*3 >= run || run >= 8 || paras[k].side {
 				ks[k] = kind.FigureText
 			}
 		}
@@ -174,44 +199,58 @@ func markReferences(paras []*para, ts []string, ks []kind.Kind) {
 }
 
 // markContents marks a table of contents: a run of entries with dot
-// leaders, the entries' page numbers and the chapter lines set without
-// leaders, with its "Contents" title. Three leader lines make a run.
+// leaders, chapter lines set without leaders followed by their page
+// number, and the "Contents" title before them. Three leader lines make a
+// run.
 func markContents(paras []*para, ts []string, ks []kind.Kind) {
-	entry := func(i int) bool {
-		t := ts[i]
-		if dotLeaderRE.MatchString(t) || bareNumRE.MatchString(t) {
-			return true
+	leader := func(i int) bool { return dotLeaderRE.MatchString(ts[i]) }
+	chapter := func(i int) bool { // "2 Approach" then "5"
+		if i+1 >= len(ts) || !bareNumRE.MatchString(ts[i+1]) {
+			return false
 		}
-		ws := strings.Fields(t)
-		if len(ws) == 0 || len(ws) > 14 || strings.HasSuffix(t, ".") {
+		ws := strings.Fields(ts[i])
+		if len(ws) == 0 || len(ws) > 14 || strings.HasSuffix(ts[i], ".") {
 			return false
 		}
 		r := []rune(ws[0])[0]
 		return unicode.IsDigit(r) || unicode.IsUpper(r)
 	}
 	for i := 0; i < len(paras); {
-		if !dotLeaderRE.MatchString(ts[i]) {
+		if !leader(i) {
 			i++
 			continue
 		}
-		lo, hi := i, i
-		for lo > 0 && entry(lo-1) && !contentsRE.MatchString(ts[lo-1]) {
-			lo--
+		lo := i
+		for {
+			switch {
+			case lo > 0 && leader(lo-1):
+				lo--
+				continue
+			case lo > 1 && bareNumRE.MatchString(ts[lo-1]) && chapter(lo-2):
+				lo -= 2
+				continue
+			}
+			break
 		}
 		if lo > 0 && contentsRE.MatchString(ts[lo-1]) {
 			lo--
 		}
-		leaders := 0
-		for hi < len(paras) && (entry(hi) || contentsRE.MatchString(ts[hi])) {
-			if dotLeaderRE.MatchString(ts[hi]) {
+		// Page numbers never go down: a heading followed by a chart's
+		// "0" is not a chapter line.
+		hi, leaders, page := i, 0, 0
+		for hi < len(paras) {
+			switch {
+			case leader(hi):
 				leaders++
+				page = max(page, pageNum(ts[hi]))
+				hi++
+				continue
+			case chapter(hi) && pageNum(ts[hi+1]) >= page:
+				page = pageNum(ts[hi+1])
+				hi += 2
+				continue
 			}
-			hi++
-		}
-		// The run may have swallowed the first heading after the
-		// contents: entries end at the last leader or page number.
-		for hi > i && !dotLeaderRE.MatchString(ts[hi-1]) && !bareNumRE.MatchString(ts[hi-1]) {
-			hi--
+			break
 		}
 		if leaders >= 3 {
 			for k := lo; k < hi; k++ {
@@ -220,4 +259,18 @@ func markContents(paras []*para, ts []string, ks []kind.Kind) {
 		}
 		i = max(hi, i+1)
 	}
+}
+
+// pageNum reads the page number at the end of a contents entry; roman
+// numerals count as 0.
+func pageNum(t string) int {
+	f := strings.Fields(t)
+	if len(f) == 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(f[len(f)-1])
+	if err != nil {
+		return 0
+	}
+	return n
 }

@@ -292,6 +292,14 @@ func isTable(rs []*tableRow) bool {
 	if seeds < 3 || seeds*2 < len(rs) {
 		return false
 	}
+	// A contents page's leaders end in page numbers at the margin.
+	for _, r := range rs {
+		for _, p := range r.pieces {
+			if strings.Contains(p.l.text, ". . .") || strings.Contains(p.l.text, ".....") {
+				return false
+			}
+		}
+	}
 	// Displayed equations cut into pieces look like rows of cells.
 	maths := 0
 	for _, r := range rs {
