@@ -20,10 +20,10 @@ type para struct {
 	note    bool // footnote, page footer or float: emitted at the next paragraph end
 	// indented is set when the paragraph's first line is indented, which
 	// marks a new paragraph even right after a column break.
-	indented bool
-	table    bool // rows of a table: lines are rows, cells separated by tabs
-	page     int  // page the paragraph starts on, from 1
-	side     bool // set across the page's main direction (rotated text)
+	indented   bool
+	table      bool   // rows of a table: lines are rows, cells separated by tabs
+	page       int    // page the paragraph starts on, from 1
+	side       bool   // set across the page's main direction (rotated text)
 	text       string // the paragraph's final text
 	start, end int    // its byte offsets in Document.Text, set by writeText
 }
