@@ -223,6 +223,11 @@ func plausibleTitle(rest string, needTitleCase bool) bool {
 	if len(words) > 12 || len(rest) > 100 {
 		return false
 	}
+	// A lone capital other than the articles is a variable: "2 R log" is
+	// a piece of an equation.
+	if w := words[0]; len(w) == 1 && w != "A" && w != "I" {
+		return false
+	}
 	if strings.ContainsAny(rest[len(rest)-1:], ".,;") || strings.ContainsAny(rest, "%=|") ||
 		decimalRe.MatchString(rest) {
 		return false

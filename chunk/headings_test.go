@@ -63,6 +63,8 @@ func TestHeadingLines(t *testing.T) {
 		{"# Activated Params\t-\t37B", "", 0},
 		{"00 RWMD RWMD WCD RWMD WMD c2", "", 0},
 		{"0 Introduction", "", 0},
+		{"2 R log", "", 0},
+		{"2 A Bound on the Return", "2 A Bound on the Return", 1},
 		{"Results in Table 2 show gains", "", 0},
 		{"12 Angry Men Watched The Movie And Then Went Home To Sleep Well Tonight", "", 0},
 	}

@@ -16,8 +16,9 @@ var (
 	refHeadRE     = lazyregexp.MustCompile(`^(?i)(?:[0-9]{1,2}\.?\s+|[A-Z]\.?\s+)?(?:references|bibliography|literature cited|works cited|references and notes)$`)
 	contentsRE    = lazyregexp.MustCompile(`^(?i)(?:table of )?contents$`)
 	// Dot leaders ending in a page number: "1.1 Contributions . . . . 4".
-	dotLeaderRE = lazyregexp.MustCompile(`(?:\.\s?){5,}\s*(?:\d{1,4}|[ivxlc]{1,6})$`)
-	bareNumRE   = lazyregexp.MustCompile(`^(?:\d{1,4}|[ivxlc]{1,6})$`)
+	dotLeaderRE  = lazyregexp.MustCompile(`(?:\.\s?){5,}\s*(?:\d{1,4}|[ivxlc]{1,6})$`)
+	figCaptionRE = lazyregexp.MustCompile(`^(?:Figure|Fig\.)\s*\d`)
+	bareNumRE    = lazyregexp.MustCompile(`^(?:\d{1,4}|[ivxlc]{1,6})$`)
 	// First-page furniture: venue footers, copyright and licence lines,
 	// preprint stamps, author notes.
 	venueRE = lazyregexp.MustCompile(`(?i)\bproceedings of\b|\bconference on\b|\bworkshop on\b|copyright|©|\blicen[cs]ed under\b|creative commons|\bCC[- ]BY\b|\barXiv:\d{4}\.\d{4,5}|\bpreprint\b|under review|published as a conference paper|association for computational linguistics|JMLR|\bPMLR\b|all rights reserved|permission to make digital|equal contribution|contributed equally|work (?:was )?done (?:during|while|at)|corresponding author|^\s*[∗*†‡]`)
@@ -106,7 +107,24 @@ func fragment(p *para, t string) bool {
 	if len(ws) > 8 || strings.HasPrefix(t, "•") {
 		return false
 	}
+	// Pieces of a displayed equation are not figure labels.
+	if formulaText(t) {
+		return false
+	}
 	return !(len(ws) >= 3 && strings.HasSuffix(t, ".") && letterShare(t) > 0.7)
+}
+
+// formulaText reports maths: '=', an operator, arrow or Greek letter, or an
+// equation number "(2)" at the end.
+func formulaText(t string) bool {
+	for _, r := range t {
+		if r == '=' || r >= 0x370 && r <= 0x3ff || r >= 0x2190 && r <= 0x22ff && r != 0x2212 ||
+			unicode.Is(unicode.Sm, r) && !strings.ContainsRune("+-|<>~", r) {
+			return true
+		}
+	}
+	f := strings.Fields(t)
+	return len(f) > 1 && eqNumberRE.MatchString(f[len(f)-1])
 }
 
 func numericPara(t string) bool {
@@ -132,16 +150,34 @@ func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
 			i++
 			continue
 		}
+		// A numbered heading the layout did not set apart ("4 Example")
+		// ends a run, unless it sits between tick values: "8", "10
+		// Number of Draft Tokens", "12" is an axis.
+		headingAt := func(j int) bool {
+			if !numHeadingRE.MatchString(ts[j]) || notHeadingText(ts[j]) {
+				return false
+			}
+			return j == 0 || j+1 >= len(ts) || !numericPara(ts[j-1]) || !numericPara(ts[j+1])
+		}
 		j, nums := i, 0
-		for j < len(paras) && ks[j] == "" && (fragment(paras[j], ts[j]) || paras[j].side) {
+		for j < len(paras) && ks[j] == "" && (fragment(paras[j], ts[j]) && !headingAt(j) || paras[j].side) {
 			if numericPara(ts[j]) {
 				nums++
 			}
 			j++
 		}
+		// Short runs need a figure caption close by: a running header,
+		// a page number and a heading split from its number are four
+		// fragments too.
 		run := j - i
+		near := run >= 8
+		for k := max(0, i-3); k < min(len(paras), j+3); k++ {
+			if figCaptionRE.MatchString(ts[k]) || paras[k].side && k >= i && k < j {
+				near = true
+			}
+		}
 		for k := i; k < j; k++ {
-			if run >= 4 && nums*3 >= run || run >= 8 || paras[k].side {
+			if near && (run >= 4 && nums*3 >= run || run >= 8) || paras[k].side {
 				ks[k] = kind.FigureText
 			}
 		}
@@ -158,6 +194,9 @@ func markFrontMatter(paras []*para, ts []string, ks []kind.Kind, title string) {
 		if p.page != 1 {
 			break
 		}
+		if sq := squash(ts[i]); tsq != "" && len(sq) >= 8 && (strings.Contains(tsq, sq) || strings.Contains(sq, tsq) && len(sq) < 2*len(tsq)) {
+			continue // the title
+		}
 		if p.heading {
 			beforeHeading = false
 		}
@@ -165,16 +204,42 @@ func markFrontMatter(paras []*para, ts []string, ks []kind.Kind, title string) {
 			continue
 		}
 		words := len(strings.Fields(ts[i]))
-		if sq := squash(ts[i]); tsq != "" && len(sq) >= 8 && (strings.Contains(tsq, sq) || strings.Contains(sq, tsq) && len(sq) < 2*len(tsq)) {
-			continue
+		if words > 40 {
+			beforeHeading = false // running text has begun: the abstract
 		}
 		switch {
-		case beforeHeading && words <= 60:
+		case beforeHeading && authorBlock(ts[i]):
 			ks[i] = kind.FrontMatter
 		case words <= 80 && (venueRE.MatchString(ts[i]) || emailRE.MatchString(ts[i])):
 			ks[i] = kind.FrontMatter
 		}
 	}
+}
+
+var affiliationRE = lazyregexp.MustCompile(`(?i)\b(?:universit|institut|laborator|college|school of|department|dept\.|academy|research|inc\.|corporation|ltd\b|gmbh|google|microsoft|deepmind|openai|nvidia|amazon|ibm\b|tencent|alibaba|baidu|huawei)`)
+
+// authorBlock reports a paragraph of the title block other than the
+// title: authors' names, affiliations, e-mail addresses.
+func authorBlock(t string) bool {
+	ws := strings.Fields(t)
+	if len(ws) == 0 || len(ws) > 60 {
+		return false
+	}
+	if emailRE.MatchString(t) || affiliationRE.MatchString(t) && len(ws) <= 40 {
+		return true
+	}
+	// A list of names: capitalised words, no sentence.
+	if len(ws) > 25 || strings.HasSuffix(t, ".") {
+		return false
+	}
+	caps := 0
+	for _, w := range ws {
+		r := []rune(strings.TrimLeft(w, "*∗†‡"))
+		if len(r) > 0 && (unicode.IsUpper(r[0]) || w == "and") {
+			caps++
+		}
+	}
+	return len(ws) >= 2 && caps*10 >= len(ws)*8
 }
 
 // markReferences marks the references, from their heading up to the next
@@ -198,18 +263,19 @@ func markReferences(paras []*para, ts []string, ks []kind.Kind) {
 	}
 }
 
-// markContents marks a table of contents: a run of entries with dot
-// leaders, chapter lines set without leaders followed by their page
-// number, and the "Contents" title before them. Three leader lines make a
-// run.
+// markContents marks a table of contents: a "Contents" title, entries
+// with dot leaders, chapter lines set without leaders and the page numbers
+// the layout set apart from their entries. Page numbers never go down, so
+// a heading followed by a chart's "0" is not a chapter line. Three leaders
+// make a contents page.
 func markContents(paras []*para, ts []string, ks []kind.Kind) {
 	leader := func(i int) bool { return dotLeaderRE.MatchString(ts[i]) }
-	chapter := func(i int) bool { // "2 Approach" then "5"
-		if i+1 >= len(ts) || !bareNumRE.MatchString(ts[i+1]) {
+	chapter := func(i int) bool { // "2 Approach", then its page or entries
+		if i+1 >= len(ts) || !bareNumRE.MatchString(ts[i+1]) && !leader(i+1) {
 			return false
 		}
 		ws := strings.Fields(ts[i])
-		if len(ws) == 0 || len(ws) > 14 || strings.HasSuffix(ts[i], ".") {
+		if len(ws) == 0 || len(ws) > 14 || strings.HasSuffix(ts[i], ".") || bareNumRE.MatchString(ts[i]) {
 			return false
 		}
 		r := []rune(ws[0])[0]
@@ -221,36 +287,32 @@ func markContents(paras []*para, ts []string, ks []kind.Kind) {
 			continue
 		}
 		lo := i
-		for {
-			switch {
-			case lo > 0 && leader(lo-1):
-				lo--
-				continue
-			case lo > 1 && bareNumRE.MatchString(ts[lo-1]) && chapter(lo-2):
-				lo -= 2
-				continue
+		for k := i - 1; k >= 0 && k >= i-6; k-- {
+			if contentsRE.MatchString(ts[k]) {
+				lo = k
+				break
 			}
-			break
 		}
-		if lo > 0 && contentsRE.MatchString(ts[lo-1]) {
-			lo--
+		hi, leaders, page := lo, 0, 0
+		if hi < i {
+			hi++ // the title
 		}
-		// Page numbers never go down: a heading followed by a chart's
-		// "0" is not a chapter line.
-		hi, leaders, page := i, 0, 0
 		for hi < len(paras) {
 			switch {
 			case leader(hi):
-				leaders++
+				leaders += len(leaderCountRE.FindAllStringIndex(ts[hi], -1))
 				page = max(page, pageNum(ts[hi]))
-				hi++
-				continue
-			case chapter(hi) && pageNum(ts[hi+1]) >= page:
-				page = pageNum(ts[hi+1])
-				hi += 2
-				continue
+			case bareNumRE.MatchString(ts[hi]) && hi > lo && pageNum(ts[hi]) >= page-1 && pageNum(ts[hi]) > 0:
+				page = max(page, pageNum(ts[hi]))
+			case chapter(hi):
+			default:
+				goto done
 			}
-			break
+			hi++
+		}
+	done:
+		for hi > i && !leader(hi-1) && !bareNumRE.MatchString(ts[hi-1]) {
+			hi-- // a chapter line must be followed by its page or entries
 		}
 		if leaders >= 3 {
 			for k := lo; k < hi; k++ {
@@ -260,6 +322,8 @@ func markContents(paras []*para, ts []string, ks []kind.Kind) {
 		i = max(hi, i+1)
 	}
 }
+
+var leaderCountRE = lazyregexp.MustCompile(`(?:\.\s?){5,}\s*(?:\d{1,4}|[ivxlc]{1,6})\b`)
 
 // pageNum reads the page number at the end of a contents entry; roman
 // numerals count as 0.

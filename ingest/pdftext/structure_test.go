@@ -16,14 +16,19 @@ import (
 )
 
 // TestDumpSpans writes every corpus PDF's text with its spans marked, one
-// "[kind]" tag before each marked stretch, into $PDFTEXT_SPANS, to review
-// the classification by eye.
+// "[kind>>" ... "<<kind]" around each marked stretch, into $PDFTEXT_SPANS,
+// to review the classification by eye. $PDFTEXT_SPANS_GLOB picks other
+// files.
 func TestDumpSpans(t *testing.T) {
 	dir := os.Getenv("PDFTEXT_SPANS")
 	if dir == "" {
 		t.Skip("set PDFTEXT_SPANS=dir to write text with spans marked")
 	}
-	for _, f := range corpusPDFs(t) {
+	files := corpusPDFs(t)
+	if g := os.Getenv("PDFTEXT_SPANS_GLOB"); g != "" {
+		files, _ = filepath.Glob(g) // other PDFs, such as a ground-truth set
+	}
+	for _, f := range files {
 		d := extracted(t, f)
 		var sb strings.Builder
 		pos := 0
