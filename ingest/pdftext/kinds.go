@@ -142,7 +142,16 @@ func numericPara(t string) bool {
 // of eight or more of any kind, is figure text; so is a short rotated
 // paragraph (an axis title set upright).
 func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
-	for i := 0; i < len(paras); {
+	// The title block (page 1 before the first heading) is short lines
+	// and numbered affiliations too, but never a figure.
+	start := 0
+	for start < len(paras) && paras[start].page <= 1 && !paras[start].heading {
+		start++
+	}
+	if start == len(paras) {
+		start = 0 // no heading at all: nothing tells the title block
+	}
+	for i := start; i < len(paras); {
 		if ks[i] != "" || !fragment(paras[i], ts[i]) {
 			if paras[i].side && ks[i] == "" && len(strings.Fields(ts[i])) <= 15 {
 				ks[i] = kind.FigureText

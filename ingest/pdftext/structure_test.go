@@ -237,6 +237,8 @@ func TestSpansOnCorpus(t *testing.T) {
 		// The title and abstract are content.
 		{"batchnorm.pdf", "Batch Normalization: Accelerating Deep Network Training", kind.Body},
 		{"batchnorm.pdf", "Training Deep Neural Networks is complicated", kind.Body},
+		{"semqa.pdf", "SEMQA: Semi-Extractive Multi-Source Question Answering", kind.Body},
+		{"semqa.pdf", "Jonathan Berant", kind.FrontMatter},
 		// Captions and headings.
 		{"e5-hierarchical-tables.pdf", "Table 1: The experiment results on HiTab.", kind.Caption},
 		{"e5-hierarchical-tables.pdf", "4.2 F3: Find, Filter and Fill", kind.Heading},
