@@ -180,13 +180,34 @@ func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
 		// fragments too.
 		run := j - i
 		near := run >= 8
-		for k := max(0, i-3); k < min(len(paras), j+3); k++ {
-			if figCaptionRE.MatchString(ts[k]) || paras[k].side && k >= i && k < j {
-				near = true
+		for k := i; k < j; k++ {
+			near = near || paras[k].side
+		}
+		// The caption that follows a float, or else the one before it,
+		// says what it is: the labels of a table the layout could not
+		// line up are table text, kept by default, not figure text.
+		what := kind.FigureText
+		capAt := -1
+		for k := j; k < min(len(paras), j+3) && capAt < 0; k++ {
+			if ks[k] == kind.Caption {
+				capAt = k
+			}
+		}
+		for k := i - 1; k >= max(0, i-3) && capAt < 0; k-- {
+			if ks[k] == kind.Caption {
+				capAt = k
+			}
+		}
+		if capAt >= 0 {
+			near = true
+			if !figCaptionRE.MatchString(ts[capAt]) {
+				what = kind.Table
 			}
 		}
 		for k := i; k < j; k++ {
-			if near && (run >= 4 && nums*3 >= run || run >= 8) || paras[k].side {
+			if near && (run >= 4 && nums*3 >= run || run >= 8) {
+				ks[k] = what
+			} else if paras[k].side {
 				ks[k] = kind.FigureText
 			}
 		}

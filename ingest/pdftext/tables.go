@@ -3,6 +3,7 @@ package pdftext
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -89,15 +90,33 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 	if len(es) < 3 {
 		return
 	}
-	isProse := func(p rowPiece) bool {
-		t := strings.TrimSpace(p.l.text)
-		if captionRE.MatchString(t) || numHeadingRE.MatchString(t) && isHeading(p.l, 1, body) {
-			return true // a caption or a heading is never part of a table
-		}
+	proseLine := func(p rowPiece) bool {
 		if len(p.cells) > 1 {
 			return len(strings.Fields(p.l.text)) >= 10 && letterShare(p.l.text) > 0.75
 		}
-		return p.l.x1-p.l.x0 > 14*p.l.size || len(strings.Fields(p.l.text)) >= 8
+		return (p.l.x1-p.l.x0 > 14*p.l.size || len(strings.Fields(p.l.text)) >= 8) && letterShare(p.l.text) > 0.6
+	}
+	// A block made mostly of running text (a paragraph, a reference list)
+	// holds no table: its short lines are paragraph ends, and its lines
+	// with stretched spaces are justified.
+	proseBlock := map[*block]bool{}
+	for i := 0; i < len(es); {
+		b, n, prose := es[i].b, 0, 0
+		for ; i < len(es) && es[i].b == b; i++ {
+			n++
+			if proseLine(es[i].piece) {
+				prose++
+			}
+		}
+		proseBlock[b] = prose >= 3 && prose*2 >= n
+	}
+	isProse := func(e entry) bool {
+		p := e.piece
+		if proseBlock[e.b] || proseLine(p) {
+			return true
+		}
+		t := strings.TrimSpace(p.l.text)
+		return captionRE.MatchString(t) || numHeadingRE.MatchString(t) && isHeading(p.l, 1, body) // never part of a table
 	}
 	// Rows: pieces on one baseline, not separated by running text. Lines
 	// are sorted top down and cut into baselines first: a comparator with
@@ -114,7 +133,7 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		var cur *tableRow
 		for _, e := range band {
 			l := e.piece.l
-			if isProse(e.piece) {
+			if isProse(e) {
 				cur = nil
 				continue
 			}
@@ -310,19 +329,24 @@ func isTable(rs []*tableRow) bool {
 	if maths*10 >= len(rs)*2 {
 		return false
 	}
-	// A table has labels: a header row and row names. Rows of numbers
-	// alone are a chart's tick labels.
+	// A table has labels, a header or row names; a chart's axis has
+	// evenly stepped tick values.
 	labelled := 0
 	for _, r := range rs {
 		for _, p := range r.pieces {
-			if hasLetters(p.l.text, 3) {
+			if labelText(p.l.text) {
 				labelled++
 				break
 			}
 		}
 	}
-	if labelled < 2 {
+	if labelled < 1 {
 		return false
+	}
+	for _, r := range rs {
+		if tickRow(r) {
+			return false
+		}
 	}
 	tx0, tx1 := math.Inf(1), math.Inf(-1)
 	for _, r := range rs {
@@ -461,4 +485,49 @@ func rowTexts(ls []*line) []string {
 		out[i] = l.text
 	}
 	return out
+}
+
+// labelText reports text holding a word of three letters or more: a label,
+// not a value such as "10K".
+func labelText(t string) bool {
+	for _, w := range strings.Fields(t) {
+		n := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				n++
+			}
+		}
+		if n >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// tickRow reports an axis: three or more numbers, and nothing else, in
+// equal steps ("0 5 10 15", "10K 20K 30K").
+func tickRow(r *tableRow) bool {
+	var vs []float64
+	for _, p := range r.pieces {
+		for _, c := range p.cells {
+			for _, w := range strings.Fields(c.text) {
+				w = strings.TrimRight(strings.ReplaceAll(w, "−", "-"), "KkMB%")
+				v, err := strconv.ParseFloat(w, 64)
+				if err != nil {
+					return false
+				}
+				vs = append(vs, v)
+			}
+		}
+	}
+	if len(vs) < 3 {
+		return false
+	}
+	step := vs[1] - vs[0]
+	for i := 2; i < len(vs); i++ {
+		if math.Abs(vs[i]-vs[i-1]-step) > 1e-9*math.Max(1, math.Abs(step)) || step == 0 {
+			return false
+		}
+	}
+	return true
 }
