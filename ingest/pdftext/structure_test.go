@@ -461,3 +461,33 @@ func TestWriteTextKinds(t *testing.T) {
 		}
 	}
 }
+
+func TestTickRowAndTableText(t *testing.T) {
+	row := func(cells ...string) *tableRow {
+		xs := make([]float64, len(cells))
+		for i := range xs {
+			xs[i] = 72 + 60*float64(i)
+		}
+		l := synthLine(700, xs, cells...)
+		return &tableRow{pieces: []rowPiece{{l, splitCells(l)}}}
+	}
+	tests := []struct {
+		cells []string
+		tick  bool
+	}{
+		{[]string{"0", "5", "10", "15"}, true},
+		{[]string{"10K", "20K", "30K"}, true},
+		{[]string{"−2", "0", "2"}, true},
+		{[]string{"78.56", "87.84", "91.36"}, false},
+		{[]string{"Zero-shot", "78.56", "87.84"}, false},
+		{[]string{"1", "2"}, false},
+	}
+	for _, tc := range tests {
+		if got := tickRow(row(tc.cells...)); got != tc.tick {
+			t.Errorf("tickRow(%q) = %v, want %v", tc.cells, got, tc.tick)
+		}
+	}
+	if got, want := tableText([]string{"ﬁne  tuning\t 1.0", "\t", "x\ty"}), "fine tuning\t1.0\nx\ty"; got != want {
+		t.Errorf("tableText = %q, want %q", got, want)
+	}
+}

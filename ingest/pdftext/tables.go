@@ -139,9 +139,8 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 			}
 			// A wide gap is still inside the row unless it holds the
 			// middle of the page, where a column gutter would be.
-			gap := l.x0 - cur0x1(cur)
 			mid := pg.width / 2
-			if cur != nil && (gap < 5*l.size || gap < 14*l.size && !(cur.x1 < mid && l.x0 > mid)) {
+			if cur != nil && (l.x0-cur.x1 < 5*l.size || l.x0-cur.x1 < 14*l.size && !(cur.x1 < mid && l.x0 > mid)) {
 				cur.pieces = append(cur.pieces, e.piece)
 				cur.blocks = append(cur.blocks, e.b)
 				cur.x1 = math.Max(cur.x1, l.x1)
@@ -239,13 +238,6 @@ func justified(r *tableRow) bool {
 	return false
 }
 
-func cur0x1(r *tableRow) float64 {
-	if r == nil {
-		return 0
-	}
-	return r.x1
-}
-
 // mathRow reports a row holding an equation's symbols: '=', Greek letters,
 // arrows and operators, other than those tables use (↑ ↓ − ∼ ≈ ≤ ≥ ∓).
 func mathRow(r *tableRow) bool {
@@ -280,11 +272,7 @@ type tableRow struct {
 // equationRow reports a display equation with its number at the margin:
 // "L(θ) = E[...]   (3)".
 func equationRow(last rowPiece) bool {
-	lc := last.cells[len(last.cells)-1]
-	if eqNumberRE.MatchString(strings.TrimSpace(lc.text)) {
-		return true
-	}
-	return false
+	return eqNumberRE.MatchString(strings.TrimSpace(last.cells[len(last.cells)-1].text))
 }
 
 // isTable decides whether rows found close together are a table: at least
