@@ -491,3 +491,27 @@ func TestTickRowAndTableText(t *testing.T) {
 		t.Errorf("tableText = %q, want %q", got, want)
 	}
 }
+
+// TestVenueFootersMarked: first-page venue footers ("Proceedings of the
+// 32nd International Conference on Machine Learning ...", printed at the
+// foot of page 1 in 11 of the 14 shared PDFs) are front matter.
+func TestVenueFootersMarked(t *testing.T) {
+	marked := 0
+	for _, path := range corpusPDFs(t) {
+		d := extracted(t, path)
+		for _, p := range strings.Split(d.Text, "\n\n") {
+			if !strings.HasPrefix(p, "Proceedings of the") {
+				continue
+			}
+			if k, whole := spanOf(t, d, p); k != kind.FrontMatter || !whole {
+				t.Errorf("%s: venue footer %.60q is %s", filepath.Base(path), p, k)
+				continue
+			}
+			marked++
+			break
+		}
+	}
+	if marked < 11 {
+		t.Errorf("venue footers marked in %d PDFs, want 11", marked)
+	}
+}

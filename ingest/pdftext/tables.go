@@ -239,7 +239,8 @@ func justified(r *tableRow) bool {
 }
 
 // mathRow reports a row holding an equation's symbols: '=', Greek letters,
-// arrows and operators, other than those tables use (↑ ↓ − ∼ ≈ ≤ ≥ ∓).
+// arrows and operators, other than those tables use (↑ ↓ − ∼ ≈ ≤ ≥ ∓, and
+// ∗ ⋆ as footnote marks).
 func mathRow(r *tableRow) bool {
 	for _, p := range r.pieces {
 		for _, c := range p.l.text {
@@ -248,7 +249,7 @@ func mathRow(r *tableRow) bool {
 				return true
 			case c >= 0x2190 && c <= 0x23ff:
 				switch c {
-				case 0x2191, 0x2193, 0x2212, 0x2213, 0x223c, 0x2248, 0x2264, 0x2265:
+				case 0x2191, 0x2193, 0x2212, 0x2213, 0x2217, 0x223c, 0x2248, 0x2264, 0x2265, 0x22c6:
 				default:
 					return true
 				}
