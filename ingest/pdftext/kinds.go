@@ -222,7 +222,7 @@ func markFrontMatter(paras []*para, ts []string, ks []kind.Kind, title string) {
 	beforeHeading := true
 	for i, p := range paras {
 		if p.page != 1 {
-			break
+			continue // page 1's footer may be written after page 2 begins
 		}
 		if sq := squash(ts[i]); tsq != "" && len(sq) >= 8 && (strings.Contains(tsq, sq) || strings.Contains(sq, tsq) && len(sq) < 2*len(tsq)) {
 			continue // the title
