@@ -215,11 +215,29 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 }
 
 // justified reports a line of running text whose spaces were stretched
-// past cellGap: its pieces end in a hyphen, or three or more cells of
-// words sit at equal gaps.
+// past cellGap: its pieces end in a hyphen; or it is words, four or more,
+// one of its cells ending a sentence ("2023.  Emergent linear
+// representations", a reference in a narrow column); or three or more
+// cells of words sit at equal gaps.
 func justified(r *tableRow) bool {
 	last := r.pieces[len(r.pieces)-1]
 	if strings.HasSuffix(strings.TrimSpace(last.l.text), "-") {
+		return true
+	}
+	var all []string
+	stop := false
+	for _, p := range r.pieces {
+		all = append(all, p.l.text)
+		for _, c := range p.cells[:len(p.cells)-1] {
+			stop = stop || strings.HasSuffix(c.text, ".")
+		}
+	}
+	if len(r.pieces) > 1 {
+		for _, p := range r.pieces[:len(r.pieces)-1] {
+			stop = stop || strings.HasSuffix(p.cells[len(p.cells)-1].text, ".")
+		}
+	}
+	if t := strings.Join(all, " "); stop && len(strings.Fields(t)) >= 4 && letterShare(t) > 0.7 {
 		return true
 	}
 	for _, p := range r.pieces {
