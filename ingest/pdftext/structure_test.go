@@ -515,3 +515,21 @@ func TestVenueFootersMarked(t *testing.T) {
 		t.Errorf("venue footers marked in %d PDFs, want 11", marked)
 	}
 }
+
+// TestDefaultDropOnDeepSeek: with the kinds ingest drops by default, the
+// contents page and the chart labels of DeepSeek-R1 are gone and its
+// sections and abstract stay.
+func TestDefaultDropOnDeepSeek(t *testing.T) {
+	d := extracted(t, filepathJoin(t, "corpus", "pdf", "deepseek-r1.pdf"))
+	text, _ := kind.Drop(d.Text, d.Spans, kind.NewSet(kind.DefaultDrop))
+	for _, gone := range []string{"1.1 Contributions . . .", "96.3 96.6", "Accuracy / Percentile (%)"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q is still there", gone)
+		}
+	}
+	for _, kept := range []string{"2.2.2. Reward Modeling", "We introduce our first-generation reasoning models", "Figure 1 | Benchmark performance"} {
+		if !strings.Contains(text, kept) {
+			t.Errorf("%q was dropped", kept)
+		}
+	}
+}
