@@ -29,8 +29,20 @@ type cell struct {
 	text   string
 }
 
-// splitCells cuts a line into cells at wide gaps between its words.
+// splitCells cuts a line into cells at wide gaps between its words: wider
+// than cellGap, or than half an em in a line mostly of numbers, where a
+// compact table sets its columns closer than a justified line its words.
 func splitCells(l *line) []cell {
+	gapEm := cellGap
+	nums := 0
+	for _, w := range l.words {
+		if numericCellRE.MatchString(w.text) {
+			nums++
+		}
+	}
+	if len(l.words) >= 3 && nums*2 >= len(l.words) {
+		gapEm = 0.5
+	}
 	var out []cell
 	var cur cell
 	var sb strings.Builder
@@ -39,7 +51,7 @@ func splitCells(l *line) []cell {
 			prev := l.words[i-1]
 			gap := w.x0 - prev.x1
 			sz := math.Max(w.size, prev.size)
-			if gap > cellGap*sz {
+			if gap > gapEm*sz {
 				cur.text = sb.String()
 				out = append(out, cur)
 				sb.Reset()
@@ -188,7 +200,7 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		}
 		// Column headers set on several lines sit above the first row of
 		// several cells.
-		for k := i - 1; k >= 0 && i-k <= 3; k-- {
+		for k := i - 1; k >= 0 && i-k <= 6; k-- {
 			n, first := rows[k], rows[group[0]]
 			if used[k] || n.seed || n.x0 < x0-n.size || n.x1 > x1+n.size || n.y-first.y > 2.2*n.size ||
 				strings.HasSuffix(strings.TrimSpace(n.pieces[len(n.pieces)-1].l.text), ".") {
@@ -199,6 +211,22 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		// Trailing non-seed rows belong to what follows.
 		for len(group) > 0 && !rows[group[len(group)-1]].seed {
 			group = group[:len(group)-1]
+		}
+		// Rows skipped while the table was still narrow (a row-label
+		// header centred on two header lines, "Methods") lie inside it.
+		if len(group) > 1 {
+			in := map[int]bool{}
+			gx0, gx1 := math.Inf(1), math.Inf(-1)
+			for _, k := range group {
+				in[k] = true
+				gx0, gx1 = math.Min(gx0, rows[k].x0), math.Max(gx1, rows[k].x1)
+			}
+			for k := group[0] + 1; k < group[len(group)-1]; k++ {
+				if n := rows[k]; !in[k] && !used[k] && n.x0 >= gx0-n.size && n.x1 <= gx1+n.size {
+					group = append(group, k)
+				}
+			}
+			sort.Ints(group)
 		}
 		var gr []*tableRow
 		for _, k := range group {
