@@ -145,13 +145,23 @@ func formulaLike(s string) bool {
 	return false
 }
 
+// countWords are lower-case words that follow '#' used as "number":
+// "# of pairs total" (the denominator of a formula in PDF text), "# samples".
+var countWords = setOf("of", "the", "and", "or", "to", "in", "for", "with", "by", "on", "at", "from", "as", "is", "are", "samples", "params", "parameters", "tokens", "layers")
+
+// countSign reports a markdown title that reads as '#' meaning "number of".
+func countSign(title string) bool {
+	w, _, _ := strings.Cut(title, " ")
+	return countWords[w]
+}
+
 // parseHeading classifies one trimmed, non-empty line. inBack tells whether
 // the back matter (references, appendices) has started, where bare letters
 // number sections.
 func parseHeading(line string, inBack bool) (Heading, bool) {
 	if m := mdHeading.FindStringSubmatch(line); m != nil {
 		title := cleanTitle(m[2])
-		if title == "" || len(title) > 200 || !hasLetter(title) || formulaLike(title) {
+		if title == "" || len(title) > 200 || !hasLetter(title) || formulaLike(title) || countSign(title) {
 			return Heading{}, false
 		}
 		level := len(m[1])
