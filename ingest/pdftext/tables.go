@@ -182,12 +182,13 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		group := []int{i}
 		x0, x1, lastY := r.x0, r.x1, r.y
 		for j := i + 1; j < len(rows); j++ {
+			// Rows run top down: once one is too far below, all are.
 			n := rows[j]
-			if used[j] || n.x1 < x0 || n.x0 > x1 {
-				continue // another column
-			}
 			if lastY-n.y > 2.6*math.Max(n.size, r.size) {
 				break
+			}
+			if used[j] || n.x1 < x0 || n.x0 > x1 {
+				continue // another column
 			}
 			if !n.seed && (n.x1-n.x0 > 0.9*(x1-x0) && len(group) < 2) {
 				break
@@ -397,11 +398,14 @@ func isTable(rs []*tableRow) bool {
 			cands = append(cands, e[side]...)
 		}
 		sort.Float64s(cands)
+		// Candidates half an em apart at least: a few hundred across a
+		// page, however many cells the rows hold.
 		last := math.Inf(-1)
 		for _, x := range cands {
 			if x-last < tol {
 				continue
 			}
+			last = x
 			n := 0
 			for _, e := range edges {
 				for _, y := range e[side] {
@@ -417,7 +421,6 @@ func isTable(rs []*tableRow) bool {
 				if math.Abs(x-tx0) > tol && math.Abs(x-tx1) > tol {
 					shared++
 				}
-				last = x
 			}
 		}
 	}
