@@ -108,14 +108,15 @@ func Headings(text string) []Heading {
 }
 
 // besideTableRow reports whether the line text[start:end] sits directly
-// above or below a line holding a tab: table rows are written with tabs
-// between cells, and a one-cell row among them ("Methods", a group label)
-// is part of the table, not a heading.
+// above or below a line with a tab between two cells: table rows are
+// written so, and a one-cell row among them ("Methods", a group label) is
+// part of the table, not a heading. A tab that indents a paragraph does
+// not count.
 func besideTableRow(text string, start, end int) bool {
 	if start > 0 {
 		prev := text[:start-1]
 		prev = prev[strings.LastIndexByte(prev, '\n')+1:]
-		if strings.TrimSpace(prev) != "" && strings.Contains(prev, "\t") {
+		if strings.Contains(strings.TrimSpace(prev), "\t") {
 			return true
 		}
 	}
@@ -124,7 +125,7 @@ func besideTableRow(text string, start, end int) bool {
 		if i := strings.IndexByte(next, '\n'); i >= 0 {
 			next = next[:i]
 		}
-		if strings.TrimSpace(next) != "" && strings.Contains(next, "\t") {
+		if strings.Contains(strings.TrimSpace(next), "\t") {
 			return true
 		}
 	}
