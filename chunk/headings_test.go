@@ -148,7 +148,7 @@ func TestHeadingsBesideTableRows(t *testing.T) {
 	}{
 		{"Retrieval\nMethods\nEM\tF1\nEE\t21.47\t67.61\n\nReferences", []string{"References"}},
 		{"Methods\tAn\tSp\nResults\nBeam\t66.9\t66.9", nil},
-		{"Results\n\nMethod\tEM\nA\t1", []string{"Results"}}, // a blank line sets it apart
+		{"Results\n\nMethod\tEM\nA\t1", []string{"Results"}},                      // a blank line sets it apart
 		{"1 Introduction\n\tIn this paper we study.", []string{"1 Introduction"}}, // an indent is no cell
 	}
 	for _, tc := range tests {
