@@ -88,7 +88,7 @@ func Headings(text string) []Heading {
 		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
 			inFence = !inFence
-		} else if !inFence && line != "" {
+		} else if !inFence && line != "" && !besideTableRow(text, lineStart, lineEnd) {
 			if h, ok := parseHeading(line, inBack); ok {
 				lead := strings.Index(raw, line)
 				h.Start = lineStart + lead
@@ -107,13 +107,62 @@ func Headings(text string) []Heading {
 	return out
 }
 
+// besideTableRow reports whether the line text[start:end] sits directly
+// above or below a line with a tab between two cells: table rows are
+// written so, and a one-cell row among them ("Methods", a group label) is
+// part of the table, not a heading. A tab that indents a paragraph does
+// not count.
+func besideTableRow(text string, start, end int) bool {
+	if start > 0 {
+		prev := text[:start-1]
+		prev = prev[strings.LastIndexByte(prev, '\n')+1:]
+		if strings.Contains(strings.TrimSpace(prev), "\t") {
+			return true
+		}
+	}
+	if end < len(text) {
+		next := text[end+1:]
+		if i := strings.IndexByte(next, '\n'); i >= 0 {
+			next = next[:i]
+		}
+		if strings.Contains(strings.TrimSpace(next), "\t") {
+			return true
+		}
+	}
+	return false
+}
+
+// formulaLike reports a line that is mathematics, however it is marked:
+// PDF text can start an equation with a '#' that a mis-mapped maths font
+// drew, which reads as a markdown heading. It holds '=' or a tab, or a
+// mathematical symbol or arrow other than + - | and ~.
+func formulaLike(s string) bool {
+	for _, r := range s {
+		if r == '=' || r == '\t' || r >= 0x2190 && r <= 0x23ff ||
+			unicode.Is(unicode.Sm, r) && !strings.ContainsRune("+-|~<>", r) {
+			return true
+		}
+	}
+	return false
+}
+
+// countWords are lower-case words that follow '#' used as "number":
+// "# of pairs total" (the denominator of a formula in PDF text), "# samples".
+var countWords = setOf("of", "the", "and", "or", "to", "in", "for", "with", "by", "on", "at", "from", "as", "is", "are", "samples", "params", "parameters", "tokens", "layers")
+
+// countSign reports a markdown title that reads as '#' meaning "number of".
+func countSign(title string) bool {
+	w, _, _ := strings.Cut(title, " ")
+	return countWords[w]
+}
+
 // parseHeading classifies one trimmed, non-empty line. inBack tells whether
 // the back matter (references, appendices) has started, where bare letters
 // number sections.
 func parseHeading(line string, inBack bool) (Heading, bool) {
 	if m := mdHeading.FindStringSubmatch(line); m != nil {
 		title := cleanTitle(m[2])
-		if title == "" || len(title) > 200 || !hasLetter(title) {
+		if title == "" || len(title) > 200 || !hasLetter(title) || formulaLike(title) || countSign(title) {
 			return Heading{}, false
 		}
 		level := len(m[1])
@@ -143,6 +192,9 @@ func parseHeading(line string, inBack bool) (Heading, bool) {
 		return Heading{}, false
 	}
 	num, dot, rest := m[1], m[2], m[3]
+	if num[0] == '0' {
+		return Heading{}, false // "00 RWMD ...": chart or table labels
+	}
 	multi := strings.Contains(num, ".")
 	first, _, _ := strings.Cut(num, ".")
 	letter := first[0] >= 'A' && first[0] <= 'Z'
@@ -182,12 +234,22 @@ func plausibleTitle(rest string, needTitleCase bool) bool {
 	if len(words) > 12 || len(rest) > 100 {
 		return false
 	}
+	// A lone capital other than the articles is a variable: "2 R log" is
+	// a piece of an equation.
+	if w := words[0]; len(w) == 1 && w != "A" && w != "I" {
+		return false
+	}
 	if strings.ContainsAny(rest[len(rest)-1:], ".,;") || strings.ContainsAny(rest, "%=|") ||
 		decimalRe.MatchString(rest) {
 		return false
 	}
 	numericWords, longWord := 0, false
+	seen := map[string]int{}
 	for _, w := range words {
+		// A word three times over is a table header ("RWMD RWMD WCD RWMD").
+		if seen[w]++; seen[w] == 3 && len(w) > 1 {
+			return false
+		}
 		if containsDigit(w) {
 			numericWords++
 		}

@@ -57,6 +57,17 @@ func TestHeadingLines(t *testing.T) {
 		{"#", "", 0},
 		{"## ", "", 0},
 		{"#hashtag", "", 0},
+		// PDF text: a maths glyph mapped to '#' starts an equation line.
+		{"# lc(st+l) , # lc(st+l) , A⇡(s, a) = Q⇡(s, a) V⇡(s)", "", 0},
+		{"# tA⇡(st, at) , where s0 ⇠⇢0(s0)", "", 0},
+		{"# Activated Params\t-\t37B", "", 0},
+		{"00 RWMD RWMD WCD RWMD WMD c2", "", 0},
+		{"0 Introduction", "", 0},
+		{"2 R log", "", 0},
+		{"# of pairs total", "", 0},
+		{"## the end", "", 0},
+		{"## The End", "The End", 2},
+		{"2 A Bound on the Return", "2 A Bound on the Return", 1},
 		{"Results in Table 2 show gains", "", 0},
 		{"12 Angry Men Watched The Movie And Then Went Home To Sleep Well Tonight", "", 0},
 	}
@@ -124,6 +135,29 @@ func TestHeadingsOnSeeds(t *testing.T) {
 					t.Errorf("%s: heading %q not detected; got %d headings", name, w, len(hs))
 				}
 			}
+		}
+	}
+}
+
+// TestHeadingsBesideTableRows: a one-cell line among tab-separated table
+// rows (a group label, a header set on two lines) is part of the table.
+func TestHeadingsBesideTableRows(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Retrieval\nMethods\nEM\tF1\nEE\t21.47\t67.61\n\nReferences", []string{"References"}},
+		{"Methods\tAn\tSp\nResults\nBeam\t66.9\t66.9", nil},
+		{"Results\n\nMethod\tEM\nA\t1", []string{"Results"}},                      // a blank line sets it apart
+		{"1 Introduction\n\tIn this paper we study.", []string{"1 Introduction"}}, // an indent is no cell
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, h := range Headings(tc.text) {
+			got = append(got, h.Title)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Headings(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

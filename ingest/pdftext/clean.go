@@ -20,12 +20,18 @@ type para struct {
 	note    bool // footnote, page footer or float: emitted at the next paragraph end
 	// indented is set when the paragraph's first line is indented, which
 	// marks a new paragraph even right after a column break.
-	indented bool
+	indented   bool
+	table      bool   // rows of a table: lines are rows, cells separated by tabs
+	page       int    // page the paragraph starts on, from 1
+	side       bool   // set across the page's main direction (rotated text)
+	text       string // the paragraph's final text
+	start, end int    // its byte offsets in Document.Text, set by writeText
 }
 
-// assemble turns the laid-out pages into the final text. It returns the
-// text and page 1's lines (for the title).
-func assemble(pages []*pageLayout) (string, []*line) {
+// assemble turns the laid-out pages into paragraphs, in reading order,
+// with their final text; writeText joins them. It also returns page 1's
+// lines (for the title).
+func assemble(pages []*pageLayout) ([]*para, []*line) {
 	var first []*line
 	if len(pages) > 0 {
 		for _, b := range pages[0].blocks {
@@ -37,6 +43,11 @@ func assemble(pages []*pageLayout) (string, []*line) {
 	markFurniture(pages)
 	body := docBodySize(pages)
 	vocab := vocabulary(pages)
+	// Blocks made of table rows, replacing the cells' own blocks.
+	tableBlocks := map[*block]bool{}
+	for _, pg := range pages {
+		findTables(pg, body, tableBlocks)
+	}
 
 	var paras []*para
 	var cur *para // the paragraph still open for continuation
@@ -63,11 +74,25 @@ func assemble(pages []*pageLayout) (string, []*line) {
 			if len(ls) == 0 {
 				continue
 			}
+			if tableBlocks[b] {
+				// A table never joins the sentence around it: held back
+				// while a paragraph is open, like any float.
+				p := &para{lines: rowTexts(ls), table: true, size: dominantSize(ls), page: pg.num}
+				if cur != nil && !cur.heading && !endsSentence(lastLine(cur)) {
+					p.note = true
+					deferred = append(deferred, p)
+				} else {
+					closeCur()
+					paras = append(paras, p)
+				}
+				continue
+			}
 			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
 				math.Abs(cur.size-body) < 0.08*body
 			if !b.side && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body)) {
 				for _, p := range blockParas(ls, body) {
 					p.note = true
+					p.page, p.side = pg.num, b.side
 					deferred = append(deferred, p)
 				}
 				if cur == nil {
@@ -76,6 +101,9 @@ func assemble(pages []*pageLayout) (string, []*line) {
 				continue
 			}
 			bp := blockParas(ls, body)
+			for _, p := range bp {
+				p.page, p.side = pg.num, b.side
+			}
 			// A block boundary: continue the open paragraph only when the
 			// text clearly runs on (column or page break mid-sentence).
 			if cur != nil && !bp[0].heading && !bp[0].indented && continues(cur, bp[0], body) {
@@ -90,19 +118,18 @@ func assemble(pages []*pageLayout) (string, []*line) {
 	}
 	closeCur()
 
-	var sb strings.Builder
+	written := paras[:0]
 	for _, p := range paras {
-		t := joinLines(p.lines, vocab)
-		t = strings.Join(strings.Fields(norm.NFKC.String(t)), " ")
-		if t == "" {
-			continue
+		if p.table {
+			p.text = tableText(p.lines)
+		} else {
+			p.text = strings.Join(strings.Fields(norm.NFKC.String(joinLines(p.lines, vocab))), " ")
 		}
-		if sb.Len() > 0 {
-			sb.WriteString("\n\n")
+		if p.text != "" {
+			written = append(written, p)
 		}
-		sb.WriteString(t)
 	}
-	return sb.String(), first
+	return written, first
 }
 
 func lastLine(p *para) string { return p.lines[len(p.lines)-1] }
@@ -234,6 +261,9 @@ func isHeading(l *line, blockLines int, body float64) bool {
 	if len(words) > 12 {
 		return false
 	}
+	if notHeadingText(t) {
+		return false
+	}
 	emphasised := l.bold || l.size > body*1.1
 	key := strings.ToLower(strings.Trim(t, " .:"))
 	key = strings.TrimLeft(key, "0123456789. ")
@@ -247,6 +277,52 @@ func isHeading(l *line, blockLines int, body float64) bool {
 		return true
 	}
 	return false
+}
+
+var leadingZeroRE = lazyregexp.MustCompile(`^0\d`)
+
+// notHeadingText rules out lines that are equations or table rows whatever
+// their font: a heading is words. Refused are lines with '=' or other
+// mathematical symbols or arrows (mis-mapped maths fonts give ⇡, ⇠), with
+// no word of three letters, under half letters, two or more numbers after
+// the section number, a word repeated three times (a table header: "RWMD
+// RWMD WCD RWMD"), or a section number with a leading zero ("00").
+func notHeadingText(t string) bool {
+	letters, other := 0, 0
+	for _, r := range t {
+		switch {
+		case unicode.IsSpace(r):
+		case unicode.IsLetter(r):
+			letters++
+		default:
+			other++
+			if r == '=' || r == '\t' || r >= 0x2190 && r <= 0x22ff || unicode.Is(unicode.Sm, r) && r != '+' && r != '-' && r != '|' {
+				return true
+			}
+		}
+	}
+	if letters*2 < letters+other || leadingZeroRE.MatchString(t) {
+		return true
+	}
+	ws := strings.Fields(t)
+	if numHeadingRE.MatchString(t) {
+		ws = ws[1:]
+	}
+	nums, long := 0, false
+	seen := map[string]int{}
+	for _, w := range ws {
+		if numericCellRE.MatchString(strings.Trim(w, "()[],;:")) {
+			nums++
+		}
+		if hasLetters(w, 3) {
+			long = true
+		}
+		seen[strings.ToLower(w)]++
+		if seen[strings.ToLower(w)] >= 3 && len(w) > 1 {
+			return true
+		}
+	}
+	return !long || nums >= 2
 }
 
 var captionRE = lazyregexp.MustCompile(`^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*\d`)

@@ -104,15 +104,16 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err
 		pl.num = i + 1
 		laid = append(laid, pl)
 	}
-	text, first := assemble(laid)
+	paras, first := assemble(laid)
+	title := chooseTitle(infoTitle(rd), first)
+	text, spans := writeText(paras, title)
 	if strings.TrimSpace(text) == "" {
 		if len(doc.Warnings) > 0 && len(doc.Warnings) == len(pages) {
 			return nil, fmt.Errorf("%w: no page could be read (%s)", ErrMalformed, doc.Warnings[0])
 		}
 		return nil, ErrNoText
 	}
-	doc.Text = text
-	doc.Title = chooseTitle(infoTitle(rd), first)
+	doc.Text, doc.Title, doc.Spans = text, title, spans
 	return doc, nil
 }
 
