@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -123,7 +121,7 @@ func assemble(pages []*pageLayout) ([]*para, []*line) {
 		if p.table {
 			p.text = tableText(p.lines)
 		} else {
-			p.text = strings.Join(strings.Fields(norm.NFKC.String(joinLines(p.lines, vocab))), " ")
+			p.text = strings.Join(strings.Fields(foldCompat(joinLines(p.lines, vocab))), " ")
 		}
 		if p.text != "" {
 			written = append(written, p)

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -501,7 +499,7 @@ func tableText(rows []string) string {
 	for _, r := range rows {
 		var cells []string
 		for _, c := range strings.Split(r, "\t") {
-			c = strings.Join(strings.Fields(norm.NFKC.String(c)), " ")
+			c = strings.Join(strings.Fields(foldCompat(c)), " ")
 			if c != "" {
 				cells = append(cells, c)
 			}

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -17,7 +15,7 @@ var junkTitleRE = lazyregexp.MustCompile(`(?i)^(microsoft (word|powerpoint)|unti
 // When page 1 shows the same title, page 1 wins because metadata is often
 // typed without spaces ("Neural Image CaptionGeneration").
 func chooseTitle(meta string, page1 []*line) string {
-	meta = strings.Join(strings.Fields(norm.NFKC.String(meta)), " ")
+	meta = strings.Join(strings.Fields(foldCompat(meta)), " ")
 	fromPage := pageTitle(page1)
 	if !plausibleTitle(meta) {
 		return fromPage
@@ -104,7 +102,7 @@ func pageTitle(lines []*line) string {
 		parts[i] = l.text
 	}
 	t := joinLines(parts, nil)
-	return strings.Join(strings.Fields(norm.NFKC.String(t)), " ")
+	return strings.Join(strings.Fields(foldCompat(t)), " ")
 }
 
 func hasLetters(s string, n int) bool {
