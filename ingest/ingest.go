@@ -29,7 +29,11 @@ import (
 
 // ExtractorVersion is stored with every document; bumping it makes the next
 // ingest re-extract files whose bytes did not change.
-const ExtractorVersion = "1"
+//
+// 2 (issue 14): PDF fonts without ToUnicode decode through TeX encodings,
+// reading order, tables as rows, headings, passage kinds; HTML h1–h4 become
+// section headings.
+const ExtractorVersion = "2"
 
 // Status values of a Result (fixed: scripts read them).
 const (
