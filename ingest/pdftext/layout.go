@@ -31,6 +31,7 @@ type word struct {
 	text   string
 	bold   bool
 	nchars int
+	frag   bool // a formula fragment moved into the line (absorbFragments)
 }
 
 type line struct {
@@ -51,6 +52,11 @@ type block struct {
 	x0, x1, top, bottom float64
 	size                float64
 	side                bool // text running across the page's main direction
+	// display marks a block gathered from pieces set on several baselines
+	// that are not a paragraph's lines: a display equation (summation
+	// signs, limits, fractions), or a small table or figure labels in a
+	// column. Its lines are rows, top to bottom, left to right.
+	display bool
 }
 
 func (b *block) add(l *line) {
@@ -180,7 +186,14 @@ func layoutFrame(gs []glyph, rot int, width, height float64, side bool) []*block
 		b.size = dominantSize(b.lines)
 		b.side = side
 	}
-	return orderBlocks(blocks, fw)
+	if len(blocks) < 2 {
+		return blocks
+	}
+	blocks = absorbFragments(blocks)
+	cols := findGutter(lines, fw)
+	body := bodySize(blocks)
+	blocks = groupDisplays(blocks, cols, body)
+	return orderBlocks(blocks, cols, body)
 }
 
 // buildWords groups glyphs, in content-stream order, into words. Producers
@@ -565,7 +578,7 @@ func (l *line) finish() {
 			prev := l.words[i-1]
 			// Like pdftotext, a change of baseline (sub- and superscripts)
 			// separates words even without a gap.
-			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) {
+			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) || w.frag || prev.frag {
 				sb.WriteByte(' ')
 			}
 		}

@@ -1,0 +1,210 @@
+package pdftext
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// Mathematics breaks the line and block model: a summation sign, its
+// limits and a fraction's numerator sit on baselines of their own, so they
+// come out of buildBlocks as tiny blocks of their own. Inside a paragraph
+// such a block ("Σ_a" in front of a line) ties the topological order into
+// a cycle with the paragraph; between paragraphs, a display equation is
+// a scatter of blocks that Breuel's rules read partly beside the next
+// column. absorbFragments puts the first kind back into their line, and
+// groupDisplays gathers the second kind into one block that is read as a
+// whole where it stands.
+
+// isFragment reports a block too small to be a paragraph or heading of its
+// own: at most two lines, none longer than a few characters.
+func isFragment(b *block) bool {
+	if len(b.lines) > 2 {
+		return false
+	}
+	for _, l := range b.lines {
+		if l.chars() > 6 {
+			return false
+		}
+	}
+	return true
+}
+
+// absorbFragments moves fragments, and inline formulas in script size,
+// lying inside a paragraph's box into the paragraph's line they fit into: the nearest line, within about an em,
+// whose words leave room for them. A fragment in a smaller size (a limit
+// or a second-level subscript) may overlap its line's words, as scripts
+// do. It returns the blocks left.
+func absorbFragments(blocks []*block) []*block {
+	out := blocks[:0]
+	var hosts []*block
+	for _, b := range blocks {
+		if len(b.lines) >= 2 && !isFragment(b) {
+			hosts = append(hosts, b)
+		}
+	}
+	for _, f := range blocks {
+		if len(f.lines) > 2 || !absorb(f, hosts) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// absorb moves f into the host whose box holds f's centre, if f is a
+// fragment or set in script size (an inline fraction), and reports
+// whether it did.
+func absorb(f *block, hosts []*block) bool {
+	cx, cy := (f.x0+f.x1)/2, f.cy()
+	var host *block
+	for _, h := range hosts {
+		if h != f && cx > h.x0 && cx < h.x1 && cy > h.bottom && cy < h.top {
+			host = h
+			break
+		}
+	}
+	if host == nil || !isFragment(f) && f.size > 0.8*host.size {
+		return false
+	}
+	targets := make([]*line, len(f.lines))
+	for i, fl := range f.lines {
+		var best *line
+		bestD := math.Inf(1)
+		for _, l := range host.lines {
+			d := math.Abs(l.y - fl.y)
+			if d >= 1.2*l.size || d >= bestD {
+				continue
+			}
+			if fl.size >= 0.8*l.size && wordsOverlap(l, fl) {
+				continue
+			}
+			best, bestD = l, d
+		}
+		if best == nil {
+			return false
+		}
+		targets[i] = best
+	}
+	for i, fl := range f.lines {
+		t := targets[i]
+		// The fragment's line goes in as one piece set apart by spaces:
+		// its words interleaved with the line's by position would glue a
+		// numerator to its denominator. measure takes the baseline from
+		// the dominant size, so the piece does not move the line.
+		// All pieces start at the fragment's left edge, so that a
+		// numerator stays before its denominator.
+		t.words = append(t.words, word{x0: f.x0, x1: fl.x1, y: fl.y, size: fl.size,
+			text: fl.text, nchars: fl.chars(), frag: true})
+		t.measure()
+		t.finish()
+	}
+	return true
+}
+
+// wordsOverlap reports whether a word of f lies over a word of l.
+func wordsOverlap(l, f *line) bool {
+	for _, a := range f.words {
+		for _, b := range l.words {
+			if math.Min(a.x1, b.x1)-math.Max(a.x0, b.x0) > 0.5 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// groupDisplays merges blocks on the same side of the gutter into one
+// block, repeatedly, while a pair is joinable: the pieces of a display
+// equation, read top to bottom and left to right where the equation
+// stands. Two paragraphs are never merged, nor is a caption.
+func groupDisplays(blocks []*block, cols columns, body float64) []*block {
+	any := false
+	for _, b := range blocks {
+		any = any || isFragment(b)
+	}
+	if !any {
+		return blocks
+	}
+	side := func(b *block) int {
+		if !cols.ok {
+			return 0
+		}
+		return cols.side(b, body)
+	}
+	bs := append([]*block(nil), blocks...)
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(bs); i++ {
+			for j := i + 1; j < len(bs); j++ {
+				if bs[i].side == bs[j].side && side(bs[i]) == side(bs[j]) && joinable(bs[i], bs[j]) {
+					bs[i] = mergeBlocks(bs[i], bs[j])
+					bs = append(bs[:j], bs[j+1:]...)
+					j = i
+					merged = true
+				}
+			}
+		}
+	}
+	return bs
+}
+
+// joinable reports two pieces of one display: a fragment overlapping the
+// other block vertically within half an em (not at all for a paragraph,
+// whose neighbours below are the display under it) and coming within 2 em
+// horizontally, or two short blocks (at most two lines, or displays
+// already gathered) overlapping vertically within 0.2 em and coming within
+// an em, as a formula broken at wide spaces is.
+func joinable(a, b *block) bool {
+	if isCaption(a) || isCaption(b) {
+		return false
+	}
+	para := func(x *block) bool { return !x.display && len(x.lines) > 2 }
+	if para(a) && para(b) {
+		return false
+	}
+	sz := math.Max(a.size, b.size)
+	gap := math.Max(a.x0, b.x0) - math.Min(a.x1, b.x1)
+	vert := func(tol float64) bool { return a.bottom <= b.top+tol && b.bottom <= a.top+tol }
+	switch {
+	case isFragment(a) || isFragment(b):
+		tol := 0.5 * sz
+		if para(a) || para(b) {
+			tol = 0
+		}
+		return gap <= 2*sz && vert(tol)
+	case !para(a) && !para(b):
+		return gap <= sz && vert(0.2*sz)
+	}
+	return false
+}
+
+func isCaption(b *block) bool {
+	return captionRE.MatchString(strings.TrimSpace(b.lines[0].text))
+}
+
+// mergeBlocks makes one display block of a and b, its lines in rows.
+func mergeBlocks(a, b *block) *block {
+	ls := append(append([]*line(nil), a.lines...), b.lines...)
+	m := &block{side: a.side, display: true}
+	for _, l := range rows(ls) {
+		m.add(l)
+	}
+	m.size = dominantSize(m.lines)
+	return m
+}
+
+// rows orders lines top to bottom, and lines on one baseline (within a
+// quarter of their size) left to right.
+func rows(ls []*line) []*line {
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].y > ls[j].y })
+	for i := 0; i < len(ls); {
+		j := i + 1
+		for j < len(ls) && ls[i].y-ls[j].y <= 0.25*math.Min(ls[i].size, ls[j].size) {
+			j++
+		}
+		row := ls[i:j]
+		sort.SliceStable(row, func(a, b int) bool { return row[a].x0 < row[b].x0 })
+		i = j
+	}
+	return ls
+}

@@ -1,0 +1,247 @@
+package pdftext
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// paraOrder is how well the paragraphs of one text follow a reference
+// text's order.
+type paraOrder struct {
+	paras, located int
+	// long counts prose paragraphs of 12 words or more, and longLocated
+	// those of them located: such a paragraph that cannot be found in the
+	// reference is lost or garbled text, not just hard to place.
+	long, longLocated int
+	lost              []string // the long prose paragraphs not located
+	pairs, inOrder    int
+	// displaced is how many located paragraphs lie outside the longest
+	// run that keeps the reference's order: the paragraphs a reader finds
+	// out of place.
+	displaced int
+	// worst lists located paragraphs by how many pairs they break, most
+	// first, for reading what went wrong.
+	worst []misplaced
+}
+
+type misplaced struct {
+	broken int
+	text   string
+}
+
+func (o paraOrder) score() float64 {
+	if o.pairs == 0 {
+		return 1
+	}
+	return float64(o.inOrder) / float64(o.pairs)
+}
+
+// paragraphOrder locates each paragraph of ours ("\n\n"-separated) in ref by
+// the 6-word runs it shares with ref and with nothing else in either text,
+// and counts the pairs of located paragraphs that keep their order. A
+// paragraph's place is the median over its runs of where the run starts in
+// ref less where it starts in the paragraph, so a paragraph whose inside
+// the reference scrambles is still placed by its majority.
+func paragraphOrder(ours, ref string) paraOrder {
+	const n = 6
+	refWords := normWords(ref)
+	refIdx := ngramIndex(refWords, n)
+	var paras [][]string
+	for _, p := range strings.Split(ours, "\n\n") {
+		if ws := normWords(p); len(ws) > 0 {
+			paras = append(paras, ws)
+		}
+	}
+	// Runs repeated inside our own text cannot place a paragraph.
+	ourCount := map[string]int{}
+	for _, ws := range paras {
+		for j := 0; j+n <= len(ws); j++ {
+			ourCount[strings.Join(ws[j:j+n], " ")]++
+		}
+	}
+	type placed struct {
+		pos  int
+		text string
+	}
+	var at []placed
+	long, longLocated := 0, 0
+	var lost []string
+	for _, ws := range paras {
+		var cands []int
+		for j := 0; j+n <= len(ws); j++ {
+			k := strings.Join(ws[j:j+n], " ")
+			if ourCount[k] == 1 && len(refIdx[k]) == 1 {
+				cands = append(cands, refIdx[k][0]-j)
+			}
+		}
+		// Text the paper repeats (a prompt template shown twice) cannot be
+		// placed, so it does not count.
+		unique := false
+		for j := 0; j+n <= len(ws) && !unique; j++ {
+			unique = ourCount[strings.Join(ws[j:j+n], " ")] == 1
+		}
+		isLong := len(ws) >= 12 && prose(ws) >= 0.75 && unique
+		if isLong {
+			long++
+		}
+		if len(cands) == 0 {
+			if isLong {
+				lost = append(lost, strings.Join(ws, " "))
+			}
+			continue
+		}
+		if isLong {
+			longLocated++
+		}
+		sort.Ints(cands)
+		at = append(at, placed{cands[len(cands)/2], strings.Join(ws, " ")})
+	}
+	o := paraOrder{paras: len(paras), located: len(at), long: long, longLocated: longLocated, lost: lost}
+	pos := make([]int, len(at))
+	for i, p := range at {
+		pos[i] = p.pos
+	}
+	o.displaced = len(at) - longestNonDecreasing(pos)
+	broken := make([]int, len(at))
+	for i := range at {
+		for j := i + 1; j < len(at); j++ {
+			o.pairs++
+			if at[i].pos <= at[j].pos {
+				o.inOrder++
+			} else {
+				broken[i]++
+				broken[j]++
+			}
+		}
+	}
+	for i, p := range at {
+		if broken[i] > 0 {
+			o.worst = append(o.worst, misplaced{broken[i], p.text})
+		}
+	}
+	sort.SliceStable(o.worst, func(i, j int) bool { return o.worst[i].broken > o.worst[j].broken })
+	return o
+}
+
+// longestNonDecreasing is the length of the longest non-decreasing
+// subsequence of xs.
+func longestNonDecreasing(xs []int) int {
+	var tails []int
+	for _, x := range xs {
+		i := sort.SearchInts(tails, x+1)
+		if i == len(tails) {
+			tails = append(tails, x)
+		} else {
+			tails[i] = x
+		}
+	}
+	return len(tails)
+}
+
+// minParagraphOrder is the share of paragraph pairs that must keep
+// pdftotext's order in each shared PDF. pdftotext is itself wrong in places
+// (it reads a display equation's pieces apart and sometimes puts a column's
+// first line after the page-1 footnote), so 1.0 is not reachable.
+const minParagraphOrder = 0.98
+
+// TestParagraphOrderAgainstPdftotext locates each of our paragraphs in
+// pdftotext's text (its default mode, which reads columns and orders
+// blocks) and requires almost every pair of them to come in the same order.
+// Unlike TestReadingOrder's sampled sentences, this counts a displaced
+// title block, abstract or equation as heavily as the pairs it breaks.
+func TestParagraphOrderAgainstPdftotext(t *testing.T) {
+	needPdftotext(t)
+	for _, path := range corpusPDFs(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
+			o := paragraphOrder(extracted(t, path).Text, pdftotext(t, path))
+			t.Logf("%s: %d of %d paragraphs located, %.4f of %d pairs in order, %d displaced", filepath.Base(path), o.located, o.paras, o.score(), o.pairs, o.displaced)
+			if o.longLocated*10 < o.long*9 {
+				for _, p := range o.lost {
+					t.Logf("not located: %.100s", p)
+				}
+				t.Errorf("only %d of %d prose paragraphs of 12 words or more located in pdftotext's text", o.longLocated, o.long)
+			}
+			if o.score() < minParagraphOrder {
+				for _, m := range o.worst[:min(5, len(o.worst))] {
+					t.Logf("breaks %d pairs: %.100s", m.broken, m.text)
+				}
+				t.Errorf("%.4f of paragraph pairs in pdftotext's order, want >= %.2f", o.score(), minParagraphOrder)
+			}
+		})
+	}
+}
+
+// TestParagraphOrderReport prints, per shared PDF, the paragraph-order score
+// of our text and of PyMuPDF's against pdftotext, and of ours against
+// PyMuPDF, so that a disagreement can be told from a mistake of ours:
+//
+//	PDFTEXT_ORDER_REPORT=1 go test -run ParagraphOrderReport -v ./ingest/pdftext/
+func TestParagraphOrderReport(t *testing.T) {
+	if os.Getenv("PDFTEXT_ORDER_REPORT") == "" {
+		t.Skip("set PDFTEXT_ORDER_REPORT=1 to print the paragraph-order table")
+	}
+	needPdftotext(t)
+	files := corpusPDFs(t)
+	docs := make([]*Document, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			docs[i] = extracted(t, f)
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("%-32s %6s %6s %8s %8s %8s %5s %5s %5s\n", "file", "paras", "found", "ours/pt", "mu/pt", "ours/mu", "d.o/p", "d.m/p", "d.o/m")
+	var sum [3]float64
+	for i, f := range files {
+		pt := pdftotext(t, f)
+		mu := pymupdf(t, f)
+		a := paragraphOrder(docs[i].Text, pt)
+		b, c := paraOrder{}, paraOrder{}
+		if mu != "" {
+			b = paragraphOrder(mu, pt)
+			c = paragraphOrder(docs[i].Text, mu)
+		}
+		sum[0] += a.score()
+		sum[1] += b.score()
+		sum[2] += c.score()
+		fmt.Printf("%-32s %6d %6d %8.4f %8.4f %8.4f %5d %5d %5d\n", filepath.Base(f), a.paras, a.located, a.score(), b.score(), c.score(), a.displaced, b.displaced, c.displaced)
+		if testing.Verbose() && os.Getenv("PDFTEXT_ORDER_REPORT") == "worst" {
+			for _, m := range a.worst[:min(4, len(a.worst))] {
+				fmt.Printf("    breaks %d: %.120s\n", m.broken, m.text)
+			}
+			for _, m := range c.worst[:min(4, len(c.worst))] {
+				fmt.Printf("    mu breaks %d: %.120s\n", m.broken, m.text)
+			}
+		}
+	}
+	k := float64(len(files))
+	fmt.Printf("%-32s %6s %6s %8.4f %8.4f %8.4f\n", "mean", "", "", sum[0]/k, sum[1]/k, sum[2]/k)
+}
+
+// pymupdf returns PyMuPDF's text of path with blocks as paragraphs, or ""
+// when python3-fitz is not installed.
+func pymupdf(t testing.TB, path string) string {
+	t.Helper()
+	const prog = `import sys, fitz
+d = fitz.open(sys.argv[1])
+out = []
+for p in d:
+    for b in p.get_text("blocks", sort=False):
+        if b[6] == 0:
+            out.append(b[4].strip())
+print("\n\n".join(out))`
+	out, err := exec.Command("/usr/bin/python3", "-c", prog, path).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
