@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Mathematics breaks the line and block model: a summation sign, its
@@ -166,6 +168,10 @@ func joinable(a, b *block) bool {
 	gap := math.Max(a.x0, b.x0) - math.Min(a.x1, b.x1)
 	vert := func(tol float64) bool { return a.bottom <= b.top+tol && b.bottom <= a.top+tol }
 	switch {
+	case isEqNumber(a) || isEqNumber(b):
+		// An equation number stands at the column's edge, far from its
+		// equation.
+		return vert(0) && !para(a) && !para(b)
 	case isFragment(a) || isFragment(b):
 		tol := 0.5 * sz
 		if para(a) || para(b) {
@@ -176,6 +182,12 @@ func joinable(a, b *block) bool {
 		return gap <= sz && vert(0.2*sz)
 	}
 	return false
+}
+
+var eqNumberRE = lazyregexp.MustCompile(`^\(\d{1,3}[a-z]?\)$`)
+
+func isEqNumber(b *block) bool {
+	return len(b.lines) == 1 && eqNumberRE.MatchString(strings.TrimSpace(b.lines[0].text))
 }
 
 func isCaption(b *block) bool {

@@ -341,7 +341,7 @@ func buildLines(words []word, pageWidth float64) []*line {
 		return nil
 	}
 	sort.SliceStable(words, func(i, j int) bool { return words[i].y > words[j].y })
-	var lines []*line
+	var bands [][]word
 	for i := 0; i < len(words); {
 		j := i + 1
 		for j < len(words) && words[i].y-words[j].y <= 0.25*math.Min(words[i].size, words[j].size) {
@@ -349,21 +349,17 @@ func buildLines(words []word, pageWidth float64) []*line {
 		}
 		band := words[i:j]
 		sort.SliceStable(band, func(a, b int) bool { return band[a].x0 < band[b].x0 })
-		start, right := 0, band[0].x1
-		for k := 1; k <= len(band); k++ {
-			if k == len(band) || band[k].x0-right > lineGap*math.Max(band[k].size, band[k-1].size) {
-				lines = append(lines, newLine(band[start:k]))
-				start = k
-			}
-			if k < len(band) {
-				if k == start {
-					right = band[k].x1
-				} else {
-					right = math.Max(right, band[k].x1)
-				}
-			}
-		}
+		bands = append(bands, band)
 		i = j
+	}
+	lines := splitBands(bands, strip{})
+	// A gutter narrower than lineGap (LaTeX's default \columnsep is 10 pt,
+	// one em) joins the lines of both columns that share a baseline: find
+	// it from the words and split there.
+	// Lines already split at a wide gutter split the same way again, so
+	// the search needs no test of whether one was found.
+	if g := narrowGutter(bands, pageWidth); g.ok {
+		lines = splitBands(bands, g)
 	}
 	lines = mergeFragments(lines, pageWidth)
 	lines = attachScripts(lines)
@@ -371,6 +367,109 @@ func buildLines(words []word, pageWidth float64) []*line {
 		l.finish()
 	}
 	return lines
+}
+
+// strip is a vertical band of white space between two columns, at x from
+// bottom to top.
+type strip struct {
+	ok             bool
+	x, top, bottom float64
+}
+
+// splitBands cuts each baseline's words into lines at gaps wider than
+// lineGap, and at any real space across the strip g.
+func splitBands(bands [][]word, g strip) []*line {
+	var lines []*line
+	for _, band := range bands {
+		inStrip := g.ok && band[0].y <= g.top && band[0].y >= g.bottom
+		start, right := 0, band[0].x1
+		for k := 1; k <= len(band); k++ {
+			if k == len(band) {
+				lines = append(lines, newLine(band[start:k]))
+				break
+			}
+			sz := math.Max(band[k].size, band[k-1].size)
+			gap := band[k].x0 - right
+			if gap > lineGap*sz || inStrip && gap > 0.25*sz && right <= g.x && band[k].x0 >= g.x {
+				lines = append(lines, newLine(band[start:k]))
+				start = k
+			}
+			if k == start {
+				right = band[k].x1
+			} else {
+				right = math.Max(right, band[k].x1)
+			}
+		}
+	}
+	return lines
+}
+
+// narrowGutter finds a gutter from the words themselves: the x near the
+// middle of the page with the longest run of consecutive baselines that
+// have words on both sides of it, at least 0.6 em apart, and none across
+// it: at least six of them and a quarter of the page's baselines. Justified columns leave such a
+// strip down their whole height; the spaces of a single column never line
+// up for six lines, and a title or figure above or below the columns only
+// ends the run.
+func narrowGutter(bands [][]word, pageWidth float64) strip {
+	// Each baseline's spaces of 0.6 em or more, found once: an x inside
+	// one has words on both sides and none across.
+	type row struct {
+		x0, x1, y, size float64
+		gaps            [][2]float64
+	}
+	rows := make([]row, len(bands))
+	for i, band := range bands {
+		r := row{x0: band[0].x0, y: band[0].y, size: band[0].size}
+		right := band[0].x1
+		for _, w := range band[1:] {
+			if w.x0-right >= 0.6*r.size {
+				r.gaps = append(r.gaps, [2]float64{right, w.x0})
+			}
+			right = math.Max(right, w.x1)
+		}
+		r.x1 = right
+		rows[i] = r
+	}
+	best := strip{}
+	bestRun, bestX0, bestX1 := 0, 0, 0
+	for xi := int(0.3 * pageWidth); xi <= int(0.7*pageWidth); xi++ {
+		x := float64(xi)
+		run, top := 0, 0.0
+		for _, r := range rows {
+			if x <= r.x0+0.5 || x >= r.x1-0.5 {
+				continue // text on one side only: neither part of a run nor its end
+			}
+			in := false
+			for _, g := range r.gaps {
+				if x >= g[0]-0.5 && x <= g[1]+0.5 {
+					in = true
+					break
+				}
+			}
+			if !in {
+				run = 0
+				continue
+			}
+			if run == 0 {
+				top = r.y + r.size
+			}
+			run++
+			switch {
+			case run > bestRun:
+				bestRun, bestX0, bestX1 = run, xi, xi
+				best = strip{top: top, bottom: r.y - r.size}
+			case run == bestRun && xi == bestX1+1:
+				bestX1 = xi
+			}
+		}
+	}
+	if bestRun < 6 || bestRun*4 < len(bands) {
+		return strip{}
+	}
+	best.ok = true
+	best.x = float64(bestX0+bestX1) / 2
+	return best
 }
 
 // mergeFragments rejoins pieces of one line that the gap split separated
