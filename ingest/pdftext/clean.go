@@ -65,7 +65,7 @@ func assemble(pages []*pageLayout) (string, []*line) {
 			}
 			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
 				math.Abs(cur.size-body) < 0.08*body
-			if !b.side && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body)) {
+			if !b.side && !b.equation && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body) && !b.equation) {
 				for _, p := range blockParas(ls, body) {
 					p.note = true
 					deferred = append(deferred, p)

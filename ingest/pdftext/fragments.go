@@ -120,11 +120,7 @@ func wordsOverlap(l, f *line) bool {
 // equation, read top to bottom and left to right where the equation
 // stands. Two paragraphs are never merged, nor is a caption.
 func groupDisplays(blocks []*block, cols columns, body float64) []*block {
-	any := false
-	for _, b := range blocks {
-		any = any || isFragment(b)
-	}
-	if !any {
+	if len(blocks) < 2 {
 		return blocks
 	}
 	side := func(b *block) int {
@@ -138,7 +134,7 @@ func groupDisplays(blocks []*block, cols columns, body float64) []*block {
 		merged = false
 		for i := 0; i < len(bs); i++ {
 			for j := i + 1; j < len(bs); j++ {
-				if bs[i].side == bs[j].side && side(bs[i]) == side(bs[j]) && joinable(bs[i], bs[j]) {
+				if bs[i].side == bs[j].side && side(bs[i]) == side(bs[j]) && (joinable(bs[i], bs[j]) || tableColumns(bs[i], bs[j], body)) {
 					bs[i] = mergeBlocks(bs[i], bs[j])
 					bs = append(bs[:j], bs[j+1:]...)
 					j = i
@@ -184,10 +180,79 @@ func joinable(a, b *block) bool {
 	return false
 }
 
-var eqNumberRE = lazyregexp.MustCompile(`^\(\d{1,3}[a-z]?\)$`)
+var (
+	eqNumberRE    = lazyregexp.MustCompile(`^\(\d{1,3}[a-z]?\)$`)
+	eqNumberEndRE = lazyregexp.MustCompile(`\(\d{1,3}[a-z]?\)$`)
+)
+
+// isEquation reports a display equation: a block that is not running text,
+// of at most three lines or gathered from pieces, ending a line with an
+// equation number or holding an equals sign or a large operator, and not
+// mostly digits (a table of numbers with a "=" in a header).
+func isEquation(b *block, body float64) bool {
+	if !b.display && len(b.lines) > 3 || running(b, body) {
+		return false
+	}
+	maths, digits, all := false, 0, 0
+	for _, l := range b.lines {
+		t := strings.TrimSpace(l.text)
+		if eqNumberEndRE.MatchString(t) {
+			maths = true
+		}
+		for _, r := range t {
+			switch {
+			case r == '=' || r == '∑' || r == '∫' || r == '∏':
+				maths = true
+			case r >= '0' && r <= '9':
+				digits++
+			}
+			if r != ' ' {
+				all++
+			}
+		}
+	}
+	return maths && digits*2 < all
+}
 
 func isEqNumber(b *block) bool {
 	return len(b.lines) == 1 && eqNumberRE.MatchString(strings.TrimSpace(b.lines[0].text))
+}
+
+// tableColumns reports two columns of one table: side by side within 3 em,
+// each of two lines or more, most baselines of the shorter one shared with
+// the other, and not both running text, so that the two columns of a page
+// whose gutter was not found, or two authors' addresses, are never read
+// across.
+func tableColumns(a, b *block, body float64) bool {
+	if len(a.lines) < 2 || len(b.lines) < 2 || isCaption(a) || isCaption(b) {
+		return false
+	}
+	if a.x1 > b.x0 && b.x1 > a.x0 {
+		return false // one above the other
+	}
+	sz := math.Max(a.size, b.size)
+	if math.Max(a.x0, b.x0)-math.Min(a.x1, b.x1) > 3*sz {
+		return false
+	}
+	// Two blocks of running text side by side are authors' addresses or
+	// columns, read one after the other; a table has a column of numbers.
+	if !a.display && !b.display && running(a, body) && running(b, body) {
+		return false
+	}
+	short, long := a, b
+	if len(short.lines) > len(long.lines) {
+		short, long = long, short
+	}
+	shared := 0
+	for _, l := range short.lines {
+		for _, m := range long.lines {
+			if math.Abs(l.y-m.y) < 0.2*sz {
+				shared++
+				break
+			}
+		}
+	}
+	return shared*5 >= len(short.lines)*3
 }
 
 func isCaption(b *block) bool {

@@ -57,6 +57,11 @@ type block struct {
 	// signs, limits, fractions), or a small table or figure labels in a
 	// column. Its lines are rows, top to bottom, left to right.
 	display bool
+	// equation marks a display equation (isEquation): it belongs where it
+	// stands in the paragraph around it, even when set in script sizes
+	// or near the foot of the page, so it is never held back as a float
+	// or a footnote.
+	equation bool
 }
 
 func (b *block) add(l *line) {
@@ -193,6 +198,9 @@ func layoutFrame(gs []glyph, rot int, width, height float64, side bool) []*block
 	cols := findGutter(lines, fw)
 	body := bodySize(blocks)
 	blocks = groupDisplays(blocks, cols, body)
+	for _, b := range blocks {
+		b.equation = isEquation(b, body)
+	}
 	return orderBlocks(blocks, cols, body)
 }
 

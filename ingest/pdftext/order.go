@@ -203,8 +203,8 @@ func (c columns) side(b *block, body float64) int {
 }
 
 // sameFlow reports whether the column flow runs across a horizontal cut,
-// in which case the cut must not be made: text of the right column lies
-// above it and text of the left column below it, so reading everything
+// in which case the cut must not be made: running text of the right
+// column lies above it and running text of the left column below it, so reading everything
 // above first would put the right column before the end of the left one.
 // Only blocks between the cut and the nearest full-width element on
 // either side count: an e-mail column beside a full-width author block,
@@ -219,7 +219,7 @@ func (c columns) sameFlow(above, below []*block, body float64) bool {
 	}
 	right := false
 	for _, b := range above {
-		if c.side(b, body) == 1 && b.top <= floor+0.5*body {
+		if c.side(b, body) == 1 && b.top <= floor+0.5*body && running(b, body) {
 			right = true
 			break
 		}
@@ -234,11 +234,27 @@ func (c columns) sameFlow(above, below []*block, body float64) bool {
 		}
 	}
 	for _, b := range below {
-		if c.side(b, body) == -1 && b.bottom >= ceil-0.5*body {
+		if c.side(b, body) == -1 && b.bottom >= ceil-0.5*body && running(b, body) {
 			return true
 		}
 	}
 	return false
+}
+
+// running reports a block of running text: most of its characters are in
+// lines of prose at the body size. The cells of a full-width table, split
+// by the gutter into a left and a right half, are not, and must not hold
+// the cut under the table.
+func running(b *block, body float64) bool {
+	prose, all := 0, 0
+	for _, l := range b.lines {
+		n := l.chars()
+		all += n
+		if prosePiece(l, body) {
+			prose += n
+		}
+	}
+	return prose*2 > all
 }
 
 // topoOrder applies Breuel's ordering rules to one band.
