@@ -65,7 +65,7 @@ func assemble(pages []*pageLayout) (string, []*line) {
 			}
 			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
 				math.Abs(cur.size-body) < 0.08*body
-			if !b.side && !b.equation && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body) && !b.equation) {
+			if !b.side && !b.equation && isNote(b, ls, pg, body) || open && (b.side || b.float || isFloat(ls, body) && !b.equation) {
 				for _, p := range blockParas(ls, body) {
 					p.note = true
 					deferred = append(deferred, p)
@@ -76,6 +76,15 @@ func assemble(pages []*pageLayout) (string, []*line) {
 				continue
 			}
 			bp := blockParas(ls, body)
+			if b.equation {
+				// A display is one paragraph of its own, however many
+				// baselines its pieces sit on: neither the sentence
+				// before it nor the one after runs into it.
+				bp = []*para{{size: body, indented: true, note: true}}
+				for _, l := range ls {
+					bp[0].lines = append(bp[0].lines, l.text)
+				}
+			}
 			// A block boundary: continue the open paragraph only when the
 			// text clearly runs on (column or page break mid-sentence).
 			if cur != nil && !bp[0].heading && !bp[0].indented && continues(cur, bp[0], body) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
@@ -185,13 +186,18 @@ var (
 	eqNumberEndRE = lazyregexp.MustCompile(`\(\d{1,3}[a-z]?\)$`)
 )
 
-// isEquation reports a display equation: a block that is not running text,
-// of at most three lines or gathered from pieces, ending a line with an
+// isEquation reports a display equation: a block without a line of
+// words, of at most three lines or gathered from pieces, ending a line with an
 // equation number or holding an equals sign or a large operator, and not
 // mostly digits (a table of numbers with a "=" in a header).
 func isEquation(b *block, body float64) bool {
-	if !b.display && len(b.lines) > 3 || running(b, body) {
+	if !b.display && len(b.lines) > 3 {
 		return false
+	}
+	for _, l := range b.lines {
+		if wordy(l) {
+			return false
+		}
 	}
 	maths, digits, all := false, 0, 0
 	for _, l := range b.lines {
@@ -284,4 +290,84 @@ func rows(ls []*line) []*line {
 		i = j
 	}
 	return ls
+}
+
+// wordy reports a line of running words: four or more words of three
+// letters or more.
+func wordy(l *line) bool {
+	n := 0
+	for _, w := range strings.Fields(l.text) {
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 3 {
+			n++
+		}
+	}
+	return n >= 4
+}
+
+// markFloats marks the blocks of each table or figure that has a caption:
+// starting from the caption, blocks overlapping the region horizontally
+// and within 3 em of it vertically join it, except paragraphs (running
+// text at least 70% of a column wide, or mostly lines of four words or
+// more), headings, equations and other captions. A table's column of
+// model names is running text, but narrow and in short lines.
+func markFloats(blocks []*block, cols columns, body float64) {
+	colW := 0.0
+	if cols.ok {
+		colW = cols.leftR - cols.leftX
+	} else {
+		x0, x1 := math.Inf(1), math.Inf(-1)
+		for _, b := range blocks {
+			x0, x1 = math.Min(x0, b.x0), math.Max(x1, b.x1)
+		}
+		colW = x1 - x0
+	}
+	stop := func(b *block) bool {
+		if isCaption(b) || b.equation || b.side {
+			return true
+		}
+		if !running(b, body) {
+			return false
+		}
+		words := 0
+		for _, l := range b.lines {
+			if wordy(l) {
+				words++
+			}
+		}
+		return words*2 >= len(b.lines) || b.x1-b.x0 >= 0.7*colW || isHeading(b.lines[0], len(b.lines), body)
+	}
+	in := make([]bool, len(blocks))
+	for _, c := range blocks {
+		if !isCaption(c) || c.side {
+			continue
+		}
+		for i := range in {
+			in[i] = false
+		}
+		x0, x1, lo, hi := c.x0, c.x1, c.bottom, c.top
+		for grown := true; grown; {
+			grown = false
+			for i, b := range blocks {
+				if in[i] || b == c || stop(b) {
+					continue
+				}
+				if math.Min(b.x1, x1)-math.Max(b.x0, x0) <= 0 {
+					continue
+				}
+				if b.top < lo-3*body || b.bottom > hi+3*body {
+					continue
+				}
+				in[i], grown = true, true
+				b.float = true
+				x0, x1 = math.Min(x0, b.x0), math.Max(x1, b.x1)
+				lo, hi = math.Min(lo, b.bottom), math.Max(hi, b.top)
+			}
+		}
+	}
 }

@@ -62,6 +62,11 @@ type block struct {
 	// or near the foot of the page, so it is never held back as a float
 	// or a footnote.
 	equation bool
+	// float marks a table or figure: a display that is not an equation
+	// (a table read as rows, a figure's labels), or a block next to a
+	// caption (markFloats). Met in the middle of a sentence, it is held
+	// back until the paragraph it interrupts ends, like the caption.
+	float bool
 }
 
 func (b *block) add(l *line) {
@@ -200,7 +205,9 @@ func layoutFrame(gs []glyph, rot int, width, height float64, side bool) []*block
 	blocks = groupDisplays(blocks, cols, body)
 	for _, b := range blocks {
 		b.equation = isEquation(b, body)
+		b.float = b.display && !b.equation
 	}
+	markFloats(blocks, cols, body)
 	return orderBlocks(blocks, cols, body)
 }
 
@@ -414,13 +421,15 @@ func splitBands(bands [][]word, g strip) []*line {
 
 // narrowGutter finds a gutter from the words themselves: the x near the
 // middle of the page with the longest run of consecutive baselines that
-// have words on both sides of it, at least 0.6 em apart, and none across
-// it: at least six of them and a quarter of the page's baselines. Justified columns leave such a
-// strip down their whole height; the spaces of a single column never line
-// up for six lines, and a title or figure above or below the columns only
-// ends the run.
+// have words on both sides of it, at least 0.75 em apart, and none across
+// it: at least six of them and a quarter of the page's baselines.
+// Justified columns leave such a strip down their whole height. TeX's
+// spaces are a third of an em and stretch to about two thirds, and a
+// fixed-width font's are 0.6 em, so the spaces of a single column do not
+// count even where they line up; a title or figure above or below the
+// columns only ends the run.
 func narrowGutter(bands [][]word, pageWidth float64) strip {
-	// Each baseline's spaces of 0.6 em or more, found once: an x inside
+	// Each baseline's spaces of 0.75 em or more, found once: an x inside
 	// one has words on both sides and none across.
 	type row struct {
 		x0, x1, y, size float64
@@ -431,7 +440,7 @@ func narrowGutter(bands [][]word, pageWidth float64) strip {
 		r := row{x0: band[0].x0, y: band[0].y, size: band[0].size}
 		right := band[0].x1
 		for _, w := range band[1:] {
-			if w.x0-right >= 0.6*r.size {
+			if w.x0-right >= 0.75*r.size {
 				r.gaps = append(r.gaps, [2]float64{right, w.x0})
 			}
 			right = math.Max(right, w.x1)

@@ -146,10 +146,14 @@ func longestNonDecreasing(xs []int) int {
 }
 
 // minParagraphOrder is the share of paragraph pairs that must keep
-// pdftotext's order in each shared PDF. pdftotext is itself wrong in places
-// (it reads a display equation's pieces apart and sometimes puts a column's
-// first line after the page-1 footnote), so 1.0 is not reachable.
-const minParagraphOrder = 0.98
+// pdftotext's order in each shared PDF. pdftotext is itself wrong in places:
+// it reads a display equation's pieces apart, puts a column's first line
+// after the page-1 footnote, and reads word-movers-distance.pdf's
+// alphabetical references out of order, where we keep them. On the 14
+// files our scores lie between 0.980 and 0.9995, about PyMuPDF's (0.987
+// to 0.9997, by the same measure), so the bound leaves room for
+// pdftotext's mistakes, and TestOrderFacts pins down the cases that matter.
+const minParagraphOrder = 0.975
 
 // TestParagraphOrderAgainstPdftotext locates each of our paragraphs in
 // pdftotext's text (its default mode, which reads columns and orders
@@ -284,5 +288,88 @@ func TestDumpBlocksFile(t *testing.T) {
 		for _, l := range b.lines {
 			fmt.Printf("   x[%.1f %.1f] y %.1f s %.1f b=%v | %s\n", l.x0, l.x1, l.y, l.size, l.bold, l.text)
 		}
+	}
+}
+
+// TestOrderFacts checks reading-order facts of the shared PDFs that the
+// layout once got wrong: each fragment must occur in the text after the
+// one before it.
+func TestOrderFacts(t *testing.T) {
+	tests := []struct {
+		file, why string
+		seq       []string
+	}{
+		{"batchnorm.pdf", "title block, authors, abstract heading, abstract, introduction in order", []string{
+			"Batch Normalization: Accelerating Deep Network Training",
+			"Sergey Ioffe",
+			"SIOFFE",
+			"\n\nAbstract\n\n",
+			"Training Deep Neural Networks is complicated",
+			"\n\n1. Introduction\n\n",
+			"Deep learning has dramatically advanced",
+		}},
+		{"batchnorm.pdf", "the right column's first line ends the introduction's sentence, not the title block", []string{
+			"SGD optimizes the parameters Θ of the network, so as to minimize the loss",
+			"where x1...N is the training data set",
+		}},
+		{"trpo.pdf", "equation (2) and the sentence after it stay between the paragraphs around them", []string{
+			"Rearranging Equation (1) to sum over states instead of timesteps, we obtain",
+			"(2)",
+			"\n\nThis equation implies that any policy update",
+			"has a non-positive expected advantage at every state",
+			"states s for which the expected advantage is positive",
+		}},
+		{"ares-rag-eval.pdf", "under a full-width table, the left column is read before the right one", []string{
+			"To evaluate whether ARES can effectively gauge",
+			"In AIS, we selected the Wizards of Wikipedia (WoW) and CNN/DM datasets; the other benchmark datasets involve",
+			"Table 2 summarizes our AIS results",
+		}},
+		{"show-attend-tell.pdf", "a full-width table split by the gutter is read whole, after the sentence it interrupts, and does not cut the sentence below it", []string{
+			"To create the annotations ai used by our decoder, we used the Oxford VGGnet",
+			"Table 1. BLEU-1,2,3,4/METEOR",
+			"BLEU-2",
+			"In our experiments with soft attention, we used Whetlab",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file+"/"+tc.seq[0][:min(24, len(tc.seq[0]))], func(t *testing.T) {
+			text := extracted(t, filepathJoin(t, "corpus", "pdf", tc.file)).Text
+			at := 0
+			for i, frag := range tc.seq {
+				k := strings.Index(text[at:], frag)
+				if k < 0 {
+					where := "anywhere"
+					if strings.Contains(text, frag) {
+						where = "after " + strconv.Quote(tc.seq[i-1])
+					}
+					t.Fatalf("%s: %q not found %s", tc.why, frag, where)
+				}
+				at += k + len(frag)
+			}
+		})
+	}
+}
+
+// TestSyntheticNarrowGutter: LaTeX's default \columnsep is 10 pt, one em
+// of body text, narrower than lineGap, so lines of the two columns that
+// share a baseline first come out as one line across the page. The gutter
+// must be found from the words and the columns read one after the other.
+// In fixed-width type every line's spaces line up: they must not be taken
+// for the gutter.
+func TestSyntheticNarrowGutter(t *testing.T) {
+	var left, right []string
+	for i := 0; i < 14; i++ {
+		// 36 characters of 6 pt Courier: 216 pt, from x=60 to x=276.
+		left = append(left, fmt.Sprintf("left column line %02d of the paper ok", i))
+		right = append(right, fmt.Sprintf("right side line %02d and its words go", i))
+	}
+	pg := []synthText{{x: 200, y: 740, size: 14, s: "A Paper With a Narrow Gutter"}}
+	pg = append(pg, column(60, 700, left...)...)
+	pg = append(pg, column(286, 700, right...)...)
+	doc := synthDoc(t, "Narrow Gutter", [][]synthText{pg})
+	text := normSpace(doc.Text)
+	want := normSpace(strings.Join(left, " ") + " " + strings.Join(right, " "))
+	if !strings.Contains(text, want) {
+		t.Errorf("columns 10 pt apart not read one after the other; got\n%s", doc.Text)
 	}
 }
