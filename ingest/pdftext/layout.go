@@ -516,9 +516,12 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 		}
 		merge = long > 0 && wide*2 >= long
 	}
-	side := func(x0, x1 float64) int {
+	// A line above or below the column region (an author block's e-mail
+	// addresses) is split at a gap that only looks like the gutter.
+	side := func(l *line) int {
+		x0, x1 := l.x0, l.x1
 		switch {
-		case !cols.ok:
+		case !cols.ok || l.y > cols.top+l.size || l.y < cols.bottom-l.size:
 			return 0
 		case x1 <= cols.gl+1:
 			return -1
@@ -539,7 +542,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 			gap := l.x0 - p.x1
 			sz := math.Max(p.size, l.size)
 			if math.Abs(p.y-l.y) < 0.25*sz && gap > 0 && (merge && gap < 2.5*sz || just[i]) &&
-				side(p.x0, p.x1) == side(l.x0, l.x1) && side(p.x0, p.x1) != 2 {
+				side(p) == side(l) && side(p) != 2 {
 				p.words = append(p.words, l.words...)
 				p.measure()
 				continue
@@ -557,7 +560,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 // body size and mostly letters. Table rows (numbers, small type) and
 // equations (gaps of 3 em and more) do not qualify. lines holds each
 // baseline's pieces in x order, as buildLines makes them.
-func justifiedRuns(lines []*line, pageWidth float64, side func(x0, x1 float64) int) []bool {
+func justifiedRuns(lines []*line, pageWidth float64, side func(*line) int) []bool {
 	just := make([]bool, len(lines))
 	body := dominantLineSize(lines)
 	for i := 1; i+1 < len(lines); i++ {
@@ -573,8 +576,8 @@ func justifiedRuns(lines []*line, pageWidth float64, side func(x0, x1 float64) i
 		if !prosePiece(a, body) || !prosePiece(b, body) || !prosePiece(c, body) {
 			continue
 		}
-		s := side(a.x0, a.x1)
-		if s == 2 || side(b.x0, b.x1) != s || side(c.x0, c.x1) != s || c.x1-a.x0 > 0.5*pageWidth {
+		s := side(a)
+		if s == 2 || side(b) != s || side(c) != s || c.x1-a.x0 > 0.5*pageWidth {
 			continue
 		}
 		just[i], just[i+1] = true, true

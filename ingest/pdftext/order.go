@@ -70,6 +70,9 @@ type columns struct {
 	gl, gr        float64
 	leftX, rightX float64
 	leftR         float64
+	// top and bottom are the baselines of the first and last long line
+	// of the column region; a title block above it is not in columns.
+	top, bottom float64
 }
 
 // findGutter looks for a vertical strip near the middle of the page that
@@ -99,9 +102,11 @@ func findGutter(lines []*line, pageWidth float64) columns {
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].y > spans[j].y })
 	bestX, bestN := 0.0, 0
+	var bestTop, bestBottom float64
 	var lw, rw []float64
 	for x := 0.35 * pageWidth; x <= 0.65*pageWidth; x += 2 {
 		left, right, n := 0, 0, 0
+		var top, bottom float64
 		from := 0
 		flush := func(to int) {
 			if left >= 3 && right >= 3 && left+right > n {
@@ -116,6 +121,7 @@ func findGutter(lines []*line, pageWidth float64) columns {
 				}
 				if median(lw) >= 0.25*pageWidth && median(rw) >= 0.25*pageWidth {
 					n = left + right
+					top, bottom = spans[from].y, spans[to-1].y
 				}
 			}
 			left, right = 0, 0
@@ -134,6 +140,7 @@ func findGutter(lines []*line, pageWidth float64) columns {
 		flush(len(spans))
 		if n > bestN {
 			bestX, bestN = x, n
+			bestTop, bestBottom = top, bottom
 		}
 	}
 	if bestN < 8 || bestN*4 < len(spans) {
@@ -141,7 +148,7 @@ func findGutter(lines []*line, pageWidth float64) columns {
 	}
 	// Widen the strip to the nearest text on each side, and find the left
 	// edge most lines of each column start at.
-	c := columns{ok: true, gl: 0, gr: pageWidth}
+	c := columns{ok: true, gl: 0, gr: pageWidth, top: bestTop, bottom: bestBottom}
 	leftEdges, rightEdges, leftEnds := map[int]int{}, map[int]int{}, map[int]int{}
 	for _, s := range spans {
 		if s.x1 <= bestX {
