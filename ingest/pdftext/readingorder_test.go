@@ -360,8 +360,8 @@ func TestSyntheticNarrowGutter(t *testing.T) {
 	var left, right []string
 	for i := 0; i < 14; i++ {
 		// 36 characters of 6 pt Courier: 216 pt, from x=60 to x=276.
-		left = append(left, fmt.Sprintf("left column line %02d of the paper ok", i))
-		right = append(right, fmt.Sprintf("right side line %02d and its words go", i))
+		left = append(left, fmt.Sprintf("left column line %02d of the paper ok.", i))
+		right = append(right, fmt.Sprintf("right side line %02d and its words go.", i))
 	}
 	pg := []synthText{{x: 200, y: 740, size: 14, s: "A Paper With a Narrow Gutter"}}
 	pg = append(pg, column(60, 700, left...)...)
