@@ -121,7 +121,10 @@ func wordsOverlap(l, f *line) bool {
 // equation, read top to bottom and left to right where the equation
 // stands. Two paragraphs are never merged, nor is a caption.
 func groupDisplays(blocks []*block, cols columns, body float64) []*block {
-	if len(blocks) < 2 {
+	// Merging repeats the pairwise test after each merge: on a page of
+	// hundreds of scattered plot labels that is cubic, and, as in
+	// topoOrder, their order matters little.
+	if len(blocks) < 2 || len(blocks) > maxDisplayBlocks {
 		return blocks
 	}
 	side := func(b *block) int {
@@ -146,6 +149,8 @@ func groupDisplays(blocks []*block, cols columns, body float64) []*block {
 	}
 	return bs
 }
+
+const maxDisplayBlocks = 400
 
 // joinable reports two pieces of one display: a fragment overlapping the
 // other block vertically within half an em (not at all for a paragraph,
