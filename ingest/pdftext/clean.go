@@ -87,7 +87,7 @@ func assemble(pages []*pageLayout) ([]*para, []*line) {
 			}
 			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
 				math.Abs(cur.size-body) < 0.08*body
-			if !b.side && isNote(b, ls, pg, body) || open && (b.side || isFloat(ls, body)) {
+			if !b.side && !b.equation && isNote(b, ls, pg, body) || open && (b.side || b.float || isFloat(ls, body) && !b.equation) {
 				for _, p := range blockParas(ls, body) {
 					p.note = true
 					p.page, p.side = pg.num, b.side
@@ -99,6 +99,15 @@ func assemble(pages []*pageLayout) ([]*para, []*line) {
 				continue
 			}
 			bp := blockParas(ls, body)
+			if b.equation {
+				// A display is one paragraph of its own, however many
+				// baselines its pieces sit on: neither the sentence
+				// before it nor the one after runs into it.
+				bp = []*para{{size: body, indented: true, note: true}}
+				for _, l := range ls {
+					bp[0].lines = append(bp[0].lines, l.text)
+				}
+			}
 			for _, p := range bp {
 				p.page, p.side = pg.num, b.side
 			}

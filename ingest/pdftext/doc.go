@@ -38,25 +38,41 @@
 //     than wordGap (0.12 em) or an explicit space ends a word. Accents drawn
 //     as separate glyphs are composed with their letter.
 //   - Words sharing a baseline form lines, split at gaps wider than lineGap
-//     (1.1 em), which separates columns. Pieces split by wide justified
-//     spaces are rejoined when no column gutter lies between them, or when
-//     three or more prose pieces are evenly spaced (one justified line, even
-//     where the gutter is unknown), and sub- and superscripts are folded
-//     into the line they belong to.
+//     (1.1 em), which separates columns, and at any space of 0.75 em or more
+//     across a gutter found from the words themselves (the x with the
+//     longest run of baselines that have such a space there and no word
+//     across it), for gutters narrower than lineGap, such as LaTeX's
+//     default 10 pt. Pieces split by wide justified spaces are rejoined
+//     when no column gutter lies between them, or when three or more prose
+//     pieces are evenly spaced (one justified line, even where the gutter
+//     is unknown), and sub- and superscripts are folded into the line they
+//     belong to.
 //   - Lines stacked at a regular leading, overlapping horizontally and of
 //     similar size form blocks (paragraphs, or runs of paragraphs, within a
 //     column).
-//   - Each page's column gutter is found as the vertical strip near the
-//     middle that long lines end before or start after but rarely cross;
-//     full-width lines entirely above or below the columns (a short
-//     paper's title and abstract) are not held against it.
+//   - Mathematics is put back together: a summation sign, its limits or an
+//     inline fraction set on baselines of their own inside a paragraph are
+//     moved into the line they fit into; the pieces of a display equation
+//     (and its number at the column edge), or the side-by-side columns of a
+//     table sharing baselines, are gathered into one block whose lines are
+//     read as rows. Such a block is marked as an equation (kept in place as
+//     a paragraph of its own) or a float (a table or figure, like the
+//     blocks next to a caption), which is held back until the sentence it
+//     interrupts ends.
+//   - Each page's column gutter is the vertical strip near the middle with
+//     the fullest stretch of long lines beside it on both sides and none
+//     across it, so full-width title blocks, abstracts, tables and figures
+//     above or below the columns do not hide it.
 //     The page is cut into horizontal bands at full-width white space (the
-//     title and author area, full-width figures), except where both sides of
-//     the cut are the same column flow. Inside a band, blocks are ordered
-//     topologically by Breuel's rules: a before b if they overlap
-//     horizontally and a is higher, or a lies left of b with nothing between
-//     them spanning both. Text in other directions (rotated tables, axis
-//     labels) is laid out in its own frame and read after the page's flow.
+//     title and author area, full-width figures), except where running
+//     text of the right column lies above the cut and running text of the
+//     left column below it (the column flow continues across it). Inside a
+//     band, blocks are ordered topologically by Breuel's rules: a before b
+//     if they overlap horizontally and a is higher, or a lies left of b
+//     with nothing between them spanning both; a cycle is broken where the
+//     fewest blocks still wait. Text in other directions (rotated tables,
+//     axis labels) is laid out in its own frame and read after the page's
+//     flow.
 //
 // # Cleaning
 //

@@ -31,6 +31,7 @@ type word struct {
 	text   string
 	bold   bool
 	nchars int
+	frag   bool // a formula fragment moved into the line (absorbFragments)
 }
 
 type line struct {
@@ -51,6 +52,21 @@ type block struct {
 	x0, x1, top, bottom float64
 	size                float64
 	side                bool // text running across the page's main direction
+	// display marks a block gathered from pieces set on several baselines
+	// that are not a paragraph's lines: a display equation (summation
+	// signs, limits, fractions), or a small table or figure labels in a
+	// column. Its lines are rows, top to bottom, left to right.
+	display bool
+	// equation marks a display equation (isEquation): it belongs where it
+	// stands in the paragraph around it, even when set in script sizes
+	// or near the foot of the page, so it is never held back as a float
+	// or a footnote.
+	equation bool
+	// float marks a table or figure: a display that is not an equation
+	// (a table read as rows, a figure's labels), or a block next to a
+	// caption (markFloats). Met in the middle of a sentence, it is held
+	// back until the paragraph it interrupts ends, like the caption.
+	float bool
 }
 
 func (b *block) add(l *line) {
@@ -180,7 +196,19 @@ func layoutFrame(gs []glyph, rot int, width, height float64, side bool) []*block
 		b.size = dominantSize(b.lines)
 		b.side = side
 	}
-	return orderBlocks(blocks, fw)
+	if len(blocks) < 2 {
+		return blocks
+	}
+	blocks = absorbFragments(blocks)
+	cols := findGutter(lines, fw)
+	body := bodySize(blocks)
+	blocks = groupDisplays(blocks, cols, body)
+	for _, b := range blocks {
+		b.equation = isEquation(b, body)
+		b.float = b.display && !b.equation
+	}
+	markFloats(blocks, cols, body)
+	return orderBlocks(blocks, cols, body)
 }
 
 // buildWords groups glyphs, in content-stream order, into words. Producers
@@ -328,7 +356,7 @@ func buildLines(words []word, pageWidth float64) []*line {
 		return nil
 	}
 	sort.SliceStable(words, func(i, j int) bool { return words[i].y > words[j].y })
-	var lines []*line
+	var bands [][]word
 	for i := 0; i < len(words); {
 		j := i + 1
 		for j < len(words) && words[i].y-words[j].y <= 0.25*math.Min(words[i].size, words[j].size) {
@@ -336,21 +364,17 @@ func buildLines(words []word, pageWidth float64) []*line {
 		}
 		band := words[i:j]
 		sort.SliceStable(band, func(a, b int) bool { return band[a].x0 < band[b].x0 })
-		start, right := 0, band[0].x1
-		for k := 1; k <= len(band); k++ {
-			if k == len(band) || band[k].x0-right > lineGap*math.Max(band[k].size, band[k-1].size) {
-				lines = append(lines, newLine(band[start:k]))
-				start = k
-			}
-			if k < len(band) {
-				if k == start {
-					right = band[k].x1
-				} else {
-					right = math.Max(right, band[k].x1)
-				}
-			}
-		}
+		bands = append(bands, band)
 		i = j
+	}
+	lines := splitBands(bands, strip{})
+	// A gutter narrower than lineGap (LaTeX's default \columnsep is 10 pt,
+	// one em) joins the lines of both columns that share a baseline: find
+	// it from the words and split there.
+	// Lines already split at a wide gutter split the same way again, so
+	// the search needs no test of whether one was found.
+	if g := narrowGutter(bands, pageWidth); g.ok {
+		lines = splitBands(bands, g)
 	}
 	lines = mergeFragments(lines, pageWidth)
 	lines = attachScripts(lines)
@@ -358,6 +382,111 @@ func buildLines(words []word, pageWidth float64) []*line {
 		l.finish()
 	}
 	return lines
+}
+
+// strip is a vertical band of white space between two columns, at x from
+// bottom to top.
+type strip struct {
+	ok             bool
+	x, top, bottom float64
+}
+
+// splitBands cuts each baseline's words into lines at gaps wider than
+// lineGap, and at any real space across the strip g.
+func splitBands(bands [][]word, g strip) []*line {
+	var lines []*line
+	for _, band := range bands {
+		inStrip := g.ok && band[0].y <= g.top && band[0].y >= g.bottom
+		start, right := 0, band[0].x1
+		for k := 1; k <= len(band); k++ {
+			if k == len(band) {
+				lines = append(lines, newLine(band[start:k]))
+				break
+			}
+			sz := math.Max(band[k].size, band[k-1].size)
+			gap := band[k].x0 - right
+			if gap > lineGap*sz || inStrip && gap > 0.25*sz && right <= g.x && band[k].x0 >= g.x {
+				lines = append(lines, newLine(band[start:k]))
+				start = k
+			}
+			if k == start {
+				right = band[k].x1
+			} else {
+				right = math.Max(right, band[k].x1)
+			}
+		}
+	}
+	return lines
+}
+
+// narrowGutter finds a gutter from the words themselves: the x near the
+// middle of the page with the longest run of consecutive baselines that
+// have words on both sides of it, at least 0.75 em apart, and none across
+// it: at least six of them and a quarter of the page's baselines.
+// Justified columns leave such a strip down their whole height. TeX's
+// spaces are a third of an em and stretch to about two thirds, and a
+// fixed-width font's are 0.6 em, so the spaces of a single column do not
+// count even where they line up; a title or figure above or below the
+// columns only ends the run.
+func narrowGutter(bands [][]word, pageWidth float64) strip {
+	// Each baseline's spaces of 0.75 em or more, found once: an x inside
+	// one has words on both sides and none across.
+	type row struct {
+		x0, x1, y, size float64
+		gaps            [][2]float64
+	}
+	rows := make([]row, len(bands))
+	for i, band := range bands {
+		r := row{x0: band[0].x0, y: band[0].y, size: band[0].size}
+		right := band[0].x1
+		for _, w := range band[1:] {
+			if w.x0-right >= 0.75*r.size {
+				r.gaps = append(r.gaps, [2]float64{right, w.x0})
+			}
+			right = math.Max(right, w.x1)
+		}
+		r.x1 = right
+		rows[i] = r
+	}
+	best := strip{}
+	bestRun, bestX0, bestX1 := 0, 0, 0
+	for xi := int(0.3 * pageWidth); xi <= int(0.7*pageWidth); xi++ {
+		x := float64(xi)
+		run, top := 0, 0.0
+		for _, r := range rows {
+			if x <= r.x0+0.5 || x >= r.x1-0.5 {
+				continue // text on one side only: neither part of a run nor its end
+			}
+			in := false
+			for _, g := range r.gaps {
+				if x >= g[0]-0.5 && x <= g[1]+0.5 {
+					in = true
+					break
+				}
+			}
+			if !in {
+				run = 0
+				continue
+			}
+			if run == 0 {
+				top = r.y + r.size
+			}
+			run++
+			switch {
+			case run > bestRun:
+				bestRun, bestX0, bestX1 = run, xi, xi
+				best = strip{top: top, bottom: r.y - r.size}
+			case run == bestRun && xi == bestX1+1:
+				bestX1 = xi
+			}
+		}
+	}
+	if bestRun < 6 || bestRun*4 < len(bands) {
+		return strip{}
+	}
+	best.ok = true
+	best.x = float64(bestX0+bestX1) / 2
+	return best
 }
 
 // mergeFragments rejoins pieces of one line that the gap split separated
@@ -387,9 +516,12 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 		}
 		merge = long > 0 && wide*2 >= long
 	}
-	side := func(x0, x1 float64) int {
+	// A line above or below the column region (an author block's e-mail
+	// addresses) is split at a gap that only looks like the gutter.
+	side := func(l *line) int {
+		x0, x1 := l.x0, l.x1
 		switch {
-		case !cols.ok:
+		case !cols.ok || l.y > cols.top+l.size || l.y < cols.bottom-l.size:
 			return 0
 		case x1 <= cols.gl+1:
 			return -1
@@ -410,7 +542,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 			gap := l.x0 - p.x1
 			sz := math.Max(p.size, l.size)
 			if math.Abs(p.y-l.y) < 0.25*sz && gap > 0 && (merge && gap < 2.5*sz || just[i]) &&
-				side(p.x0, p.x1) == side(l.x0, l.x1) && side(p.x0, p.x1) != 2 {
+				side(p) == side(l) && side(p) != 2 {
 				p.words = append(p.words, l.words...)
 				p.measure()
 				continue
@@ -428,7 +560,7 @@ func mergeFragments(lines []*line, pageWidth float64) []*line {
 // body size and mostly letters. Table rows (numbers, small type) and
 // equations (gaps of 3 em and more) do not qualify. lines holds each
 // baseline's pieces in x order, as buildLines makes them.
-func justifiedRuns(lines []*line, pageWidth float64, side func(x0, x1 float64) int) []bool {
+func justifiedRuns(lines []*line, pageWidth float64, side func(*line) int) []bool {
 	just := make([]bool, len(lines))
 	body := dominantLineSize(lines)
 	for i := 1; i+1 < len(lines); i++ {
@@ -444,8 +576,8 @@ func justifiedRuns(lines []*line, pageWidth float64, side func(x0, x1 float64) i
 		if !prosePiece(a, body) || !prosePiece(b, body) || !prosePiece(c, body) {
 			continue
 		}
-		s := side(a.x0, a.x1)
-		if s == 2 || side(b.x0, b.x1) != s || side(c.x0, c.x1) != s || c.x1-a.x0 > 0.5*pageWidth {
+		s := side(a)
+		if s == 2 || side(b) != s || side(c) != s || c.x1-a.x0 > 0.5*pageWidth {
 			continue
 		}
 		just[i], just[i+1] = true, true
@@ -566,7 +698,7 @@ func (l *line) finish() {
 			prev := l.words[i-1]
 			// Like pdftotext, a change of baseline (sub- and superscripts)
 			// separates words even without a gap.
-			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) || scriptEndsWord(prev, w, l.y, l.size) {
+			if w.x0-prev.x1 > wordGap*math.Max(w.size, prev.size) || scriptEndsWord(prev, w, l.y, l.size) || w.frag || prev.frag {
 				sb.WriteByte(' ')
 			}
 		}

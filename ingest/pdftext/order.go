@@ -15,17 +15,11 @@ import (
 // topologically with Breuel's rules (2003): a comes before b if they overlap
 // horizontally and a is above b, or if a is left of b and no block between
 // them vertically overlaps both.
-func orderBlocks(blocks []*block, pageWidth float64) []*block {
+func orderBlocks(blocks []*block, cols columns, body float64) []*block {
 	if len(blocks) < 2 {
 		return blocks
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].top > blocks[j].top })
-	body := bodySize(blocks)
-	var all []*line
-	for _, b := range blocks {
-		all = append(all, b.lines...)
-	}
-	cols := findGutter(all, pageWidth)
 
 	var out []*block
 	start := 0
@@ -36,7 +30,7 @@ func orderBlocks(blocks []*block, pageWidth float64) []*block {
 				bottom = math.Min(bottom, blocks[k].bottom)
 				continue
 			}
-			if cols.ok && cols.sameFlow(blocks[start:k], blocks[k:], bottom, blocks[k].top, body) {
+			if cols.ok && cols.sameFlow(blocks[start:k], blocks[k:], body) {
 				bottom = math.Min(bottom, blocks[k].bottom)
 				continue
 			}
@@ -67,28 +61,34 @@ func bodySize(blocks []*block) float64 {
 	return best
 }
 
-// columns describes a two-column page: the gutter [gl, gr] and the usual
-// left edge of text in each column.
+// columns describes a two-column page: the gutter [gl, gr], the usual
+// left edge of text in each column, and the edge most lines of the left
+// column end at (leftR), which a stray wider line (an author block set
+// across the page) does not move.
 type columns struct {
 	ok            bool
 	gl, gr        float64
 	leftX, rightX float64
+	leftR         float64
+	// top and bottom are the baselines of the first and last long line
+	// of the column region; a title block above it is not in columns.
+	top, bottom float64
 }
 
 // findGutter looks for a vertical strip near the middle of the page that
-// separates two columns of text: many lines end left of it and many start
-// right of it, and almost none cross it.
+// separates two columns of text: for each candidate x, the long lines are
+// taken top to bottom and the stretch between two lines crossing x that
+// holds most lines beside it on both sides is the column region; the x
+// with the fullest region wins.
 //
-// "Almost none" is judged in two ways. Normally at most a fifth of all long
-// lines may cross the strip. But a short page 1 may carry a full-width
-// title, author block and abstract above the columns (or a wide figure
-// caption below them) that outnumber that allowance although not one of
-// them lies beside the columns. So lines crossing the strip entirely above
-// or below the stretch where both columns have text are also excused, as
-// long as the columns still carry at least as many lines as they do and
-// almost nothing crosses the strip within that stretch. Without this, such
-// a page had no gutter, and the pieces of a justified line split at its
-// wide spaces were never rejoined (mergeFragments).
+// Looking for the best stretch rather than counting every crossing line
+// lets the columns stand under a full-width title, author block and
+// abstract, and above or below a full-width table or figure with its
+// caption, which together may well outnumber the column lines on the
+// page. The region must hold a quarter of the page's long lines, and the
+// median line beside the strip on each side must be at least a quarter of
+// the page wide, so that the narrow cells of a table under single-column
+// text do not pass for columns.
 func findGutter(lines []*line, pageWidth float64) columns {
 	type span struct{ x0, x1, y float64 }
 	var spans []span
@@ -100,67 +100,61 @@ func findGutter(lines []*line, pageWidth float64) columns {
 	if len(spans) < 8 {
 		return columns{}
 	}
-	bestX, bestCross := 0.0, len(spans)+1
+	sort.Slice(spans, func(i, j int) bool { return spans[i].y > spans[j].y })
+	bestX, bestN := 0.0, 0
+	var bestTop, bestBottom float64
+	var lw, rw []float64
 	for x := 0.35 * pageWidth; x <= 0.65*pageWidth; x += 2 {
-		cross, left, right := 0, 0, 0
-		// The vertical stretch where both sides have text.
-		lTop, lBot := math.Inf(-1), math.Inf(1)
-		rTop, rBot := math.Inf(-1), math.Inf(1)
-		for _, s := range spans {
-			switch {
-			case s.x0 < x && s.x1 > x:
-				cross++
-			case s.x1 <= x:
-				left++
-				lTop, lBot = math.Max(lTop, s.y), math.Min(lBot, s.y)
-			default:
-				right++
-				rTop, rBot = math.Max(rTop, s.y), math.Min(rBot, s.y)
-			}
-		}
-		if left < 3 || right < 3 || cross >= bestCross {
-			continue
-		}
-		ok := cross <= len(spans)/5
-		if !ok {
-			top, bot := math.Min(lTop, rTop)+1, math.Max(lBot, rBot)-1
-			crossIn, in := 0, 0
-			var lw, rw []float64
-			for _, s := range spans {
-				if s.y <= top && s.y >= bot {
-					in++
-					if s.x0 < x && s.x1 > x {
-						crossIn++
+		left, right, n := 0, 0, 0
+		var top, bottom float64
+		from := 0
+		flush := func(to int) {
+			if left >= 3 && right >= 3 && left+right > n {
+				// Widths are only gathered for a candidate region.
+				lw, rw = lw[:0], rw[:0]
+				for _, s := range spans[from:to] {
+					if s.x1 <= x {
+						lw = append(lw, s.x1-s.x0)
+					} else {
+						rw = append(rw, s.x1-s.x0)
 					}
 				}
-				switch {
-				case s.x1 <= x:
-					lw = append(lw, s.x1-s.x0)
-				case s.x0 >= x:
-					rw = append(rw, s.x1-s.x0)
+				if median(lw) >= 0.25*pageWidth && median(rw) >= 0.25*pageWidth {
+					n = left + right
+					top, bottom = spans[from].y, spans[to-1].y
 				}
 			}
-			// The lines beside the strip must be lines of text columns,
-			// not table cells or plot labels: the median one is at least a
-			// quarter of the page wide.
-			ok = crossIn <= in/5 && left+right >= cross-crossIn &&
-				median(lw) >= 0.25*pageWidth && median(rw) >= 0.25*pageWidth
+			left, right = 0, 0
 		}
-		if ok {
-			bestX, bestCross = x, cross
+		for i, s := range spans {
+			switch {
+			case s.x0 < x && s.x1 > x:
+				flush(i)
+				from = i + 1
+			case s.x1 <= x:
+				left++
+			default:
+				right++
+			}
+		}
+		flush(len(spans))
+		if n > bestN {
+			bestX, bestN = x, n
+			bestTop, bestBottom = top, bottom
 		}
 	}
-	if bestCross > len(spans) {
+	if bestN < 8 || bestN*4 < len(spans) {
 		return columns{}
 	}
 	// Widen the strip to the nearest text on each side, and find the left
 	// edge most lines of each column start at.
-	c := columns{ok: true, gl: 0, gr: pageWidth}
-	leftEdges, rightEdges := map[int]int{}, map[int]int{}
+	c := columns{ok: true, gl: 0, gr: pageWidth, top: bestTop, bottom: bestBottom}
+	leftEdges, rightEdges, leftEnds := map[int]int{}, map[int]int{}, map[int]int{}
 	for _, s := range spans {
 		if s.x1 <= bestX {
 			c.gl = math.Max(c.gl, s.x1)
 			leftEdges[int(math.Round(s.x0))]++
+			leftEnds[-int(math.Round(s.x1))]++
 		}
 		if s.x0 >= bestX {
 			c.gr = math.Min(c.gr, s.x0)
@@ -168,6 +162,7 @@ func findGutter(lines []*line, pageWidth float64) columns {
 		}
 	}
 	c.leftX, c.rightX = float64(leftEdge(leftEdges)), float64(leftEdge(rightEdges))
+	c.leftR = math.Min(c.gl, float64(-leftEdge(leftEnds)))
 	return c
 }
 
@@ -202,33 +197,71 @@ func leftEdge(m map[int]int) int {
 	return best
 }
 
-// sameFlow reports whether the blocks just above and just below a
-// horizontal cut both belong to the column flow, in which case the cut
-// must not be made. A side belongs to the flow when nothing near the cut
-// crosses the gutter and some block starts at a column's usual left edge:
-// paragraphs qualify, centred author blocks do not. A side with only the
-// left column (the right one ended higher up) still continues the flow.
-func (c columns) sameFlow(above, below []*block, cutTop, cutBottom, body float64) bool {
-	flow := func(bs []*block, near func(*block) bool) bool {
-		aligned := false
-		for _, b := range bs {
-			if !near(b) {
-				continue
-			}
-			switch {
-			case b.x1 <= c.gl+0.5*body:
-				aligned = aligned || math.Abs(b.x0-c.leftX) < body
-			case b.x0 >= c.gr-0.5*body:
-				aligned = aligned || math.Abs(b.x0-c.rightX) < body
-			default:
-				return false // spans the gutter: a full-width element
-			}
-		}
-		return aligned
+// side tells where a block lies against the gutter: -1 in the left
+// column, 1 in the right one, 0 across both (a full-width element).
+func (c columns) side(b *block, body float64) int {
+	switch {
+	case b.x1 <= c.leftR+0.5*body:
+		return -1
+	case b.x0 >= c.gr-0.5*body:
+		return 1
 	}
-	reach := 4 * body
-	return flow(above, func(b *block) bool { return b.bottom < cutTop+reach }) &&
-		flow(below, func(b *block) bool { return b.top > cutBottom-reach })
+	return 0
+}
+
+// sameFlow reports whether the column flow runs across a horizontal cut,
+// in which case the cut must not be made: running text of the right
+// column lies above it and running text of the left column below it, so reading everything
+// above first would put the right column before the end of the left one.
+// Only blocks between the cut and the nearest full-width element on
+// either side count: an e-mail column beside a full-width author block,
+// or a right column under a full-width figure below the cut, belong to
+// other bands.
+func (c columns) sameFlow(above, below []*block, body float64) bool {
+	floor := math.Inf(1)
+	for _, b := range above {
+		if c.side(b, body) == 0 {
+			floor = math.Min(floor, b.bottom)
+		}
+	}
+	right := false
+	for _, b := range above {
+		if c.side(b, body) == 1 && b.top <= floor+0.5*body && running(b, body) {
+			right = true
+			break
+		}
+	}
+	if !right {
+		return false
+	}
+	ceil := math.Inf(-1)
+	for _, b := range below {
+		if c.side(b, body) == 0 {
+			ceil = math.Max(ceil, b.top)
+		}
+	}
+	for _, b := range below {
+		if c.side(b, body) == -1 && b.bottom >= ceil-0.5*body && running(b, body) {
+			return true
+		}
+	}
+	return false
+}
+
+// running reports a block of running text: most of its characters are in
+// lines of prose at the body size. The cells of a full-width table, split
+// by the gutter into a left and a right half, are not, and must not hold
+// the cut under the table.
+func running(b *block, body float64) bool {
+	prose, all := 0, 0
+	for _, l := range b.lines {
+		n := l.chars()
+		all += n
+		if prosePiece(l, body) {
+			prose += n
+		}
+	}
+	return prose*2 > all
 }
 
 // topoOrder applies Breuel's ordering rules to one band.
@@ -294,9 +327,14 @@ func topoOrder(bs []*block) []*block {
 				pick = i
 			}
 		}
-		if pick < 0 { // a cycle: take the best remaining block anyway
+		if pick < 0 {
+			// A cycle, made by fragments that interleave with a paragraph
+			// (a summation sign set on its own baseline beside a line):
+			// break it where the fewest blocks still wait. Taking the
+			// topmost remaining block instead jumps to the top of the next
+			// column and leaves the rest of this one behind.
 			for i := 0; i < n; i++ {
-				if !done[i] && (pick < 0 || better(bs[i], bs[pick])) {
+				if !done[i] && (pick < 0 || indeg[i] < indeg[pick] || indeg[i] == indeg[pick] && better(bs[i], bs[pick])) {
 					pick = i
 				}
 			}

@@ -67,10 +67,8 @@ func splitCells(l *line) []cell {
 	return append(out, cur)
 }
 
-var (
-	numericCellRE = lazyregexp.MustCompile(`^[-+±~<>]?[$€£]?\d[\d.,]*\s*[%×x]?(?:\s*[±]\s*\d[\d.,]*)?[*†‡]?$|^[-–—✓✗✔✘]$`)
-	eqNumberRE    = lazyregexp.MustCompile(`^\(\d{1,3}[a-z]?\)$`)
-)
+// eqNumberRE (an equation number such as "(12)") is in fragments.go.
+var numericCellRE = lazyregexp.MustCompile(`^[-+±~<>]?[$€£]?\d[\d.,]*\s*[%×x]?(?:\s*[±]\s*\d[\d.,]*)?[*†‡]?$|^[-–—✓✗✔✘]$`)
 
 // findTables finds tables on a page and replaces the lines of their cells
 // with one block whose lines are the table's rows, cells separated by tabs;
