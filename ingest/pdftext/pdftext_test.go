@@ -23,8 +23,9 @@ func TestWordF1AgainstPdftotext(t *testing.T) {
 			ref := pdftotext(t, path)
 			f1, p, r := wordF1(dropGreek(normWords(doc.Text)), dropGreek(normWords(ref)))
 			t.Logf("%s: F1 %.4f (precision %.4f, recall %.4f)", filepath.Base(path), f1, p, r)
-			if f1 < 0.95 {
-				t.Errorf("word F1 %.4f < 0.95 against pdftotext", f1)
+			// Issue 14: reading order, tables and fonts must not cost words.
+			if f1 < minWordF1 {
+				t.Errorf("word F1 %.4f < %.2f against pdftotext", f1, minWordF1)
 			}
 		})
 	}
