@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -56,11 +57,7 @@ side pays its own start.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return json.NewEncoder(os.Stdout).Encode(r)
-			}
-			r.WriteText(os.Stdout)
-			return nil
+			return printBench(asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
@@ -97,15 +94,21 @@ floor of an ingest. To compare builds, keep the old binary:
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return json.NewEncoder(os.Stdout).Encode(r)
-			}
-			r.WriteText(os.Stdout)
-			return nil
+			return printBench(asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
 	cmd.Flags().IntVar(&rounds, "rounds", 50, "interleaved rounds; each figure is a median over them")
 	cmd.Flags().StringArrayVar(&against, "against", nil, "another paperlens binary to time with --help (repeatable), e.g. an older build")
 	return cmd
+}
+
+// printBench prints a bench report: one JSON object with --json, else its
+// text form.
+func printBench(asJSON bool, r interface{ WriteText(io.Writer) }) error {
+	if asJSON {
+		return json.NewEncoder(os.Stdout).Encode(r)
+	}
+	r.WriteText(os.Stdout)
+	return nil
 }

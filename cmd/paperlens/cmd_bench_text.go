@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +35,7 @@ It prints the table (document × tool), each tool's means, each mean ratio
 over PyMuPDF's, and our extraction time over pdftotext's (medians over
 --rounds). DIR defaults to testdata/groundtruth under the working directory,
 the repository's own set (regenerate its PDFs with its make.sh).`,
-		Example: "  paperlens bench text\n  paperlens bench text /work/wt-h-bench/testdata/groundtruth --save /tmp/texts\n  paperlens bench text --json --rounds 5",
+		Example: "  paperlens bench text\n  paperlens bench text testdata/groundtruth --save /tmp/texts\n  paperlens bench text --json --rounds 5",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := defaultGroundTruth
@@ -51,11 +49,7 @@ the repository's own set (regenerate its PDFs with its make.sh).`,
 				}
 				return err
 			}
-			if asJSON {
-				return json.NewEncoder(os.Stdout).Encode(r)
-			}
-			r.WriteText(os.Stdout)
-			return nil
+			return printBench(asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
