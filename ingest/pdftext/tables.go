@@ -461,7 +461,10 @@ func makeTable(pg *pageLayout, rs []*tableRow, tables map[*block]bool) {
 			}
 		}
 		if len(kept) > 0 {
-			nb := &block{side: b.side}
+			// What is left keeps the block's marks: a float's
+			// leftover line (a row name the rows missed) is still
+			// held back, not read into the sentence running past.
+			nb := &block{side: b.side, display: b.display, equation: b.equation, float: b.float}
 			for _, l := range kept {
 				nb.add(l)
 			}
