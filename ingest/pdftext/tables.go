@@ -226,8 +226,18 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		for len(group) > 0 && !rows[group[len(group)-1]].seed {
 			group = group[:len(group)-1]
 		}
+		rowsOf := func(group []int) []*tableRow {
+			var gr []*tableRow
+			for _, k := range group {
+				gr = append(gr, rows[k])
+			}
+			return gr
+		}
 		// Rows skipped while the table was still narrow (a row-label
-		// header centred on two header lines, "Methods") lie inside it.
+		// header centred on two header lines, "Methods"; a dataset name
+		// set between two rows) lie inside it, unless taking them along
+		// leaves too few rows of cells for a table (row names broken
+		// over two lines).
 		if len(group) > 1 {
 			in := map[int]bool{}
 			gx0, gx1 := math.Inf(1), math.Inf(-1)
@@ -235,17 +245,18 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 				in[k] = true
 				gx0, gx1 = math.Min(gx0, rows[k].x0), math.Max(gx1, rows[k].x1)
 			}
+			wider := append([]int(nil), group...)
 			for k := group[0] + 1; k < group[len(group)-1]; k++ {
 				if n := rows[k]; !in[k] && !used[k] && n.x0 >= gx0-n.size && n.x1 <= gx1+n.size {
-					group = append(group, k)
+					wider = append(wider, k)
 				}
 			}
-			sort.Ints(group)
+			sort.Ints(wider)
+			if len(wider) == len(group) || isTable(rowsOf(wider)) {
+				group = wider
+			}
 		}
-		var gr []*tableRow
-		for _, k := range group {
-			gr = append(gr, rows[k])
-		}
+		gr := rowsOf(group)
 		if !isTable(gr) {
 			continue
 		}
