@@ -358,6 +358,13 @@ var (
 // markFurniture drops running headers, footers and page numbers: lines in
 // the top or bottom margin whose text (digits ignored) recurs at about the
 // same height on several pages, and bare numbers at the page edges.
+//
+// The margin is 12% of the media box, and also the page's own first and
+// last text lines (within an em and a half): on an A4 page set with
+// LaTeX's article margins the running header sits lower than 88% of the
+// height. There a line must hold letters, or be a bare page number, so a
+// table's cells or a plot's ticks that happen to recur at one height
+// inside the margin stay.
 func markFurniture(pages []*pageLayout) {
 	type occ struct {
 		page int
@@ -369,14 +376,34 @@ func markFurniture(pages []*pageLayout) {
 	key := func(l *line) string {
 		return digitsRE.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(l.text), " ")), "#")
 	}
-	seen := map[string][]occ{}
-	for _, pg := range pages {
+	topY := make([]float64, len(pages))
+	botY := make([]float64, len(pages))
+	for i, pg := range pages {
+		topY[i], botY[i] = math.Inf(-1), math.Inf(1)
 		for _, b := range pg.blocks {
 			if b.side {
 				continue
 			}
 			for _, l := range b.lines {
-				if inMargin(pg, l) {
+				if strings.TrimSpace(l.text) == "" {
+					continue
+				}
+				topY[i] = math.Max(topY[i], l.y)
+				botY[i] = math.Min(botY[i], l.y)
+			}
+		}
+	}
+	atEdge := func(i int, l *line) bool {
+		return l.y >= topY[i]-1.5*l.size || l.y <= botY[i]+1.5*l.size
+	}
+	seen := map[string][]occ{}
+	for i, pg := range pages {
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				if inMargin(pg, l) || atEdge(i, l) {
 					k := key(l)
 					seen[k] = append(seen[k], occ{pg.num, l.y})
 				}
@@ -387,28 +414,23 @@ func markFurniture(pages []*pageLayout) {
 	if len(pages) < 6 {
 		need = 2
 	}
-	for _, pg := range pages {
-		var topY, botY = math.Inf(-1), math.Inf(1)
+	for i, pg := range pages {
 		for _, b := range pg.blocks {
 			if b.side {
 				continue
 			}
 			for _, l := range b.lines {
-				topY = math.Max(topY, l.y)
-				botY = math.Min(botY, l.y)
-			}
-		}
-		for _, b := range pg.blocks {
-			if b.side {
-				continue
-			}
-			for _, l := range b.lines {
-				if !inMargin(pg, l) {
+				margin := inMargin(pg, l)
+				if !margin && !atEdge(i, l) {
 					continue
 				}
 				t := strings.TrimSpace(l.text)
-				if (l.y == topY || l.y == botY || l.y < 0.08*pg.height) && pageNumRE.MatchString(t) {
+				pageNum := pageNumRE.MatchString(t)
+				if margin && (l.y == topY[i] || l.y == botY[i] || l.y < 0.08*pg.height) && pageNum {
 					l.drop = true
+					continue
+				}
+				if !margin && !pageNum && !hasLetter(t) {
 					continue
 				}
 				pagesWith := map[int]bool{}
@@ -417,12 +439,21 @@ func markFurniture(pages []*pageLayout) {
 						pagesWith[o.page] = true
 					}
 				}
+				// A bare number off the margin is a page number only as
+				// the page's first or last line, at one height throughout.
+				if !margin && pageNum && l.y != topY[i] && l.y != botY[i] {
+					continue
+				}
 				if len(pagesWith) >= need {
 					l.drop = true
 				}
 			}
 		}
 	}
+}
+
+func hasLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 func docBodySize(pages []*pageLayout) float64 {

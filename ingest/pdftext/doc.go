@@ -77,7 +77,15 @@
 // # Cleaning
 //
 // Lines in the top and bottom margins whose text (digits ignored) recurs at
-// the same height on several pages, and bare page numbers, are dropped.
+// the same height on several pages, and bare page numbers, are dropped. The
+// margins are the top and bottom 12% of the page and also the page's own
+// first and last text lines, where a line must hold letters (or be a bare
+// page number) to go: an A4 running header set lower than 88% of the
+// height goes, a table's numbers at the top of a page stay.
+// Tables are found per page before paragraphs are formed: lines cut into
+// cells at gaps wider than an em, three or more rows with cells lining up
+// in columns. A table is written one row per line with tabs between cells,
+// and is held back like a figure while a sentence is open.
 // Blocks become paragraphs by indentation, short last lines and hanging
 // indents (reference lists); a paragraph continues across a column or page
 // break when it stops mid-sentence and the next block goes on in running

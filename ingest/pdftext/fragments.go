@@ -336,6 +336,11 @@ func markFloats(blocks []*block, cols columns, body float64) {
 		if isCaption(b) || b.equation || b.side {
 			return true
 		}
+		if b.display {
+			// Gathered from pieces on shared baselines: a table's
+			// columns, even with a row name as wide as a paragraph.
+			return false
+		}
 		if !running(b, body) {
 			return false
 		}
@@ -370,6 +375,7 @@ func markFloats(blocks []*block, cols columns, body float64) {
 				}
 				in[i], grown = true, true
 				b.float = true
+				b.caption = c
 				x0, x1 = math.Min(x0, b.x0), math.Max(x1, b.x1)
 				lo, hi = math.Min(lo, b.bottom), math.Max(hi, b.top)
 			}

@@ -67,6 +67,10 @@ type block struct {
 	// caption (markFloats). Met in the middle of a sentence, it is held
 	// back until the paragraph it interrupts ends, like the caption.
 	float bool
+	// caption is the caption whose float region holds the block
+	// (markFloats): pieces of one table on both sides of the page's middle
+	// belong together when they share it.
+	caption *block
 }
 
 func (b *block) add(l *line) {

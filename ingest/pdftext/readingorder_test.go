@@ -289,7 +289,7 @@ func TestDumpBlocksFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, b := range pl.blocks {
-		fmt.Printf("== block %d x[%.1f %.1f] y[%.1f %.1f] size %.1f side=%v display=%v\n", i, b.x0, b.x1, b.bottom, b.top, b.size, b.side, b.display)
+		fmt.Printf("== block %d x[%.1f %.1f] y[%.1f %.1f] size %.1f side=%v display=%v equation=%v float=%v\n", i, b.x0, b.x1, b.bottom, b.top, b.size, b.side, b.display, b.equation, b.float)
 		for _, l := range b.lines {
 			fmt.Printf("   x[%.1f %.1f] y %.1f s %.1f b=%v | %s\n", l.x0, l.x1, l.y, l.size, l.bold, l.text)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
@@ -120,7 +121,13 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 	}
 	isProse := func(e entry) bool {
 		p := e.piece
-		if proseBlock[e.b] || proseLine(p) {
+		if proseBlock[e.b] {
+			return true
+		}
+		// A wide row name in a captioned table ("Google NIC(Vinyals et
+		// al., 2014)", "CMU/MS Research (Chen & Zitnick, 2014)") is as
+		// wide as a paragraph's last line, but has no lower-case words.
+		if proseLine(p) && !(e.b.caption != nil && len(p.cells) == 1 && lowerWords(p.l.text) < 2) {
 			return true
 		}
 		t := strings.TrimSpace(p.l.text)
@@ -147,8 +154,18 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 			}
 			// A wide gap is still inside the row unless it holds the
 			// middle of the page, where a column gutter would be.
+			// Pieces in the float region of one table caption set across
+			// the middle are one table however wide its middle gap
+			// (show-attend-tell's Table 1, whose model names end an inch
+			// left of the scores).
 			mid := pg.width / 2
-			if cur != nil && (l.x0-cur.x1 < 5*l.size || l.x0-cur.x1 < 14*l.size && !(cur.x1 < mid && l.x0 > mid)) {
+			wide := false
+			if cur != nil {
+				c := cur.blocks[len(cur.blocks)-1].caption
+				wide = c != nil && c == e.b.caption && c.x0 < mid && c.x1 > mid &&
+					strings.HasPrefix(strings.TrimSpace(c.lines[0].text), "Table")
+			}
+			if cur != nil && (l.x0-cur.x1 < 5*l.size || l.x0-cur.x1 < 14*l.size && (wide || !(cur.x1 < mid && l.x0 > mid))) {
 				cur.pieces = append(cur.pieces, e.piece)
 				cur.blocks = append(cur.blocks, e.b)
 				cur.x1 = math.Max(cur.x1, l.x1)
@@ -209,8 +226,18 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		for len(group) > 0 && !rows[group[len(group)-1]].seed {
 			group = group[:len(group)-1]
 		}
+		rowsOf := func(group []int) []*tableRow {
+			var gr []*tableRow
+			for _, k := range group {
+				gr = append(gr, rows[k])
+			}
+			return gr
+		}
 		// Rows skipped while the table was still narrow (a row-label
-		// header centred on two header lines, "Methods") lie inside it.
+		// header centred on two header lines, "Methods"; a dataset name
+		// set between two rows) lie inside it, unless taking them along
+		// leaves too few rows of cells for a table (row names broken
+		// over two lines).
 		if len(group) > 1 {
 			in := map[int]bool{}
 			gx0, gx1 := math.Inf(1), math.Inf(-1)
@@ -218,17 +245,18 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 				in[k] = true
 				gx0, gx1 = math.Min(gx0, rows[k].x0), math.Max(gx1, rows[k].x1)
 			}
+			wider := append([]int(nil), group...)
 			for k := group[0] + 1; k < group[len(group)-1]; k++ {
 				if n := rows[k]; !in[k] && !used[k] && n.x0 >= gx0-n.size && n.x1 <= gx1+n.size {
-					group = append(group, k)
+					wider = append(wider, k)
 				}
 			}
-			sort.Ints(group)
+			sort.Ints(wider)
+			if len(wider) == len(group) || isTable(rowsOf(wider)) {
+				group = wider
+			}
 		}
-		var gr []*tableRow
-		for _, k := range group {
-			gr = append(gr, rows[k])
-		}
+		gr := rowsOf(group)
 		if !isTable(gr) {
 			continue
 		}
@@ -286,7 +314,7 @@ func justified(r *tableRow) bool {
 // ∗ ⋆ as footnote marks).
 func mathRow(r *tableRow) bool {
 	for _, p := range r.pieces {
-		for _, c := range p.l.text {
+		for _, c := range withoutMarks(p.l.text) {
 			switch {
 			case c == '=' || c >= 0x370 && c <= 0x3ff:
 				return true
@@ -300,6 +328,32 @@ func mathRow(r *tableRow) bool {
 		}
 	}
 	return false
+}
+
+// withoutMarks drops the marks a table sets after a row name or a score,
+// as footnotes do ("Google NIC†∘Σ", "2014)†Σ", "17.31∘"): symbols after
+// a word of two or more letters or a number, up to the next blank.
+func withoutMarks(t string) string {
+	var sb strings.Builder
+	for _, w := range strings.Fields(t) {
+		end := strings.LastIndexFunc(w, func(c rune) bool {
+			return c < 0x80 && (unicode.IsLetter(c) || unicode.IsDigit(c) || c == ')')
+		})
+		if end >= 0 {
+			head := w[:end+1]
+			if strings.IndexFunc(head, unicode.IsDigit) >= 0 || strings.Count(strings.Map(func(c rune) rune {
+				if c < 0x80 && unicode.IsLetter(c) {
+					return 'a'
+				}
+				return -1
+			}, head), "a") >= 2 {
+				w = head
+			}
+		}
+		sb.WriteString(w)
+		sb.WriteByte(' ')
+	}
+	return sb.String()
 }
 
 // tableRow is one baseline's pieces inside a table candidate.
@@ -461,7 +515,10 @@ func makeTable(pg *pageLayout, rs []*tableRow, tables map[*block]bool) {
 			}
 		}
 		if len(kept) > 0 {
-			nb := &block{side: b.side}
+			// What is left keeps the block's marks: a float's
+			// leftover line (a row name the rows missed) is still
+			// held back, not read into the sentence running past.
+			nb := &block{side: b.side, display: b.display, equation: b.equation, float: b.float, caption: b.caption}
 			for _, l := range kept {
 				nb.add(l)
 			}
@@ -519,6 +576,26 @@ func rowTexts(ls []*line) []string {
 		out[i] = l.text
 	}
 	return out
+}
+
+// lowerWords counts words that start with a lower-case letter and have
+// three letters or more: the function words of running text ("the",
+// "and", "with"), not "et al." of a citation.
+func lowerWords(t string) int {
+	n := 0
+	for _, w := range strings.Fields(t) {
+		r, _ := utf8.DecodeRuneInString(w)
+		letters := 0
+		for _, c := range w {
+			if unicode.IsLetter(c) {
+				letters++
+			}
+		}
+		if unicode.IsLower(r) && letters >= 3 {
+			n++
+		}
+	}
+	return n
 }
 
 // labelText reports text holding a word of three letters or more: a label,
