@@ -93,7 +93,22 @@
 // back until the interrupted paragraph ends. Words broken at a line end are
 // rejoined without the hyphen, as pdftotext does, unless the second part is
 // capitalised or the hyphenated form is used elsewhere in the document.
-// Finally the text is NFKC-normalised, which expands ligatures (ﬁ → fi).
+// Finally the text is NFKC-normalised, which expands ligatures (ﬁ → fi),
+// except for maths letters (ℝ, ℓ, ϕ, ϵ, 𝒜), which NFKC would fold into
+// plain ones.
+//
+// # Kinds
+//
+// The paragraphs are then classified into kind spans (Document.Spans, with
+// the vocabulary of package chunk/kind): headings, tables, captions, the
+// references (from their heading to the next heading), a contents page
+// (dot leaders and page numbers), first-page front matter (e-mail
+// addresses, venue footers, licence lines; not the title or abstract) and
+// figure text (runs of short labels near a figure caption, rotated lines),
+// whose runs are joined into one paragraph. Headings are only short lines
+// of words: a line with '=', maths symbols, mostly numbers or a repeated
+// table header never becomes one. Nothing is removed here; ingest's --drop
+// decides what goes.
 //
 // The title comes from the /Title metadata when it looks like a title (not
 // a file name, "icml2015_dpm" or "Microsoft Word - ..."), otherwise from

@@ -45,7 +45,7 @@ func damagedXref(format string, args ...any) error {
 type Document struct {
 	Title string // from metadata when it looks like a real title, else from page 1 text (largest font lines at the top)
 	Pages int
-	Text  string // cleaned text; paragraphs separated by "\n\n"; a section heading ("1 Introduction", "3.2 Setup", "Abstract", "References") on its own paragraph
+	Text  string // cleaned text; paragraphs separated by "\n\n"; a section heading ("1 Introduction", "3.2 Setup", "Abstract", "References") on its own paragraph; a table's rows one per line, cells separated by tabs
 	// Spans marks what stretches of Text are (headings, tables, captions,
 	// references, a contents page, front matter, figure text), sorted and
 	// not overlapping; text outside every span is body text.
