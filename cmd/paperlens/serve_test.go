@@ -259,8 +259,12 @@ Every passage is scored with BM25 and the top ten go into the prompt of the mode
 		t.Fatalf("eval: %s", errOut)
 	}
 	base := startServe(t, out)
+	var page string // the paper view's DOM, checked again below
 	for _, path := range []string{"/", "/r/1/", "/r/1/q/evil-q", "/r/1/paper/evil"} {
 		dom := dumpDOM(t, base+path)
+		if path == "/r/1/paper/evil" {
+			page = dom
+		}
 		doc, err := html.Parse(strings.NewReader(dom))
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -294,7 +298,6 @@ Every passage is scored with BM25 and the top ten go into the prompt of the mode
 			}
 		}
 	}
-	page := dumpDOM(t, base+"/r/1/paper/evil")
 	if !strings.Contains(page, "javascript:alert(1)") || !strings.Contains(page, `<mark class="gold"`) {
 		t.Errorf("paper view lacks the link text or the gold mark:\n%.3000s", page)
 	}
