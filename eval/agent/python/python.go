@@ -216,6 +216,9 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (agent.Result, er
 	return r, err
 }
 
+// afterKill ends the text of a result whose session was lost.
+const afterKill = "; the next call starts a new Python session without the variables and imports of earlier calls"
+
 // reply is the driver's answer to a cell.
 type reply struct {
 	Stdout      string  `json:"stdout"`
@@ -250,12 +253,12 @@ func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
 		var rep reply
 		if err := json.Unmarshal(fr, &rep); err != nil {
 			t.drop(s)
-			return agent.Result{Status: "error", Text: "the Python session sent a reply that could not be read (did the code write to the tool's own file descriptors 3 or 4?); it was stopped, and the next call starts a new session with no state"}, nil
+			return agent.Result{Status: "error", Text: "the Python session sent a reply that could not be read (did the code write to the tool's own file descriptors 3 or 4?); it was stopped" + afterKill}, nil
 		}
 		return t.format(rep), nil
 	case <-timer.C:
 		t.drop(s)
-		return agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed, so the next call starts a new one without the variables and imports of earlier calls", t.opts.Wall)}, nil
+		return agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed" + afterKill, t.opts.Wall)}, nil
 	case <-ctx.Done():
 		t.drop(s)
 		return agent.Result{}, fmt.Errorf("python tool: %w", ctx.Err())
@@ -274,7 +277,7 @@ func (t *Tool) died(s *session) agent.Result {
 	status := s.wait()
 	t.sess = nil
 	t.lost = true
-	const after = "; the next call starts a new Python session without the variables and imports of earlier calls"
+	const after = afterKill
 	sig, code := exitOf(status)
 	switch {
 	case sig == syscall.SIGXCPU:
