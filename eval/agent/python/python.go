@@ -258,7 +258,7 @@ func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
 		return t.format(rep), nil
 	case <-timer.C:
 		t.drop(s)
-		return agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed" + afterKill, t.opts.Wall)}, nil
+		return agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed"+afterKill, t.opts.Wall)}, nil
 	case <-ctx.Done():
 		t.drop(s)
 		return agent.Result{}, fmt.Errorf("python tool: %w", ctx.Err())
