@@ -313,3 +313,17 @@ func TestNumpy(t *testing.T) {
 	}
 	checkCase(t, tool, cellCase{cells: []string{"round(_, 6)"}, status: "ok", want: []string{"value:\n5.0"}})
 }
+
+// A sandbox that cannot start (here a bwrap that only fails) stops the
+// question with an error, rather than passing for a cell's failure.
+func TestSandboxStartFailure(t *testing.T) {
+	tool, err := New(Options{Bwrap: "/bin/false"})
+	if err != nil {
+		t.Skipf("no /bin/false: %v", err)
+	}
+	defer tool.Close()
+	_, err = tool.Call(context.Background(), json.RawMessage(`{"code": "1"}`))
+	if err == nil || !strings.Contains(err.Error(), "bubblewrap sandbox did not start") {
+		t.Errorf("err %v, want one that says the sandbox did not start", err)
+	}
+}
