@@ -327,3 +327,43 @@ func TestSandboxStartFailure(t *testing.T) {
 		t.Errorf("err %v, want one that says the sandbox did not start", err)
 	}
 }
+
+// A process the cell started in a session of its own dies with the
+// sandbox when the cell is killed.
+func TestKillReachesChildren(t *testing.T) {
+	tool := newTool(t, Options{Wall: time.Second})
+	const marker = "1234.5"
+	call(t, tool, "import subprocess\nsubprocess.Popen(['sleep', '"+marker+"'], start_new_session=True)")
+	// Seen from here first, so that its absence below means something.
+	if len(sleepers(t, marker)) != 1 {
+		t.Fatalf("the cell's sleep %s is not visible in /proc", marker)
+	}
+	checkCase(t, tool, cellCase{cells: []string{"import time; time.sleep(60)"}, status: "timeout", want: []string{"wall-time limit"}})
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		pids := sleepers(t, marker)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes %v of the killed sandbox are still running", pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func sleepers(t *testing.T, marker string) []string {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	var pids []string
+	for _, d := range dirs {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		if err == nil && string(b) == "sleep\x00"+marker+"\x00" {
+			pids = append(pids, d.Name())
+		}
+	}
+	return pids
+}
