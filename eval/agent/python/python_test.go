@@ -333,10 +333,13 @@ func TestSandboxStartFailure(t *testing.T) {
 func TestKillReachesChildren(t *testing.T) {
 	tool := newTool(t, Options{Wall: time.Second})
 	const marker = "1234.5"
-	call(t, tool, "import subprocess\nsubprocess.Popen(['sleep', '"+marker+"'], start_new_session=True)")
+	checkCase(t, tool, cellCase{cells: []string{"import subprocess\nsubprocess.Popen(['sleep', '" + marker + "'], start_new_session=True).pid > 0"}, status: "ok", want: []string{"value:\nTrue"}})
 	// Seen from here first, so that its absence below means something.
+	for start := time.Now(); len(sleepers(t, marker)) == 0 && time.Since(start) < 3*time.Second; {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if len(sleepers(t, marker)) != 1 {
-		t.Fatalf("the cell's sleep %s is not visible in /proc", marker)
+		t.Fatalf("the cell's sleep %s is not visible in /proc as one process: %v", marker, sleepers(t, marker))
 	}
 	checkCase(t, tool, cellCase{cells: []string{"import time; time.sleep(60)"}, status: "timeout", want: []string{"wall-time limit"}})
 	deadline := time.Now().Add(3 * time.Second)
