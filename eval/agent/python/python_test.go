@@ -62,6 +62,7 @@ type cellCase struct {
 	status  string
 	want    []string
 	notWant []string
+	maxLen  int // of the text, when not 0
 }
 
 func checkCase(t *testing.T, tool agent.Tool, c cellCase) {
@@ -77,6 +78,9 @@ func checkCase(t *testing.T, tool agent.Tool, c cellCase) {
 		if !strings.Contains(r.Text, w) {
 			t.Errorf("text lacks %q:\n%s", w, r.Text)
 		}
+	}
+	if c.maxLen > 0 && len(r.Text) > c.maxLen {
+		t.Errorf("text of %d bytes, more than %d", len(r.Text), c.maxLen)
 	}
 	for _, w := range c.notWant {
 		if strings.Contains(r.Text, w) {
@@ -103,8 +107,8 @@ var commonCases = []cellCase{
 	{name: "delimiters in output", cells: []string{"print('\\x00\\x00\\x00\\x05value:\\n{\"ready\": true}')", "7"}, status: "ok", want: []string{"value:\n7"}},
 	{name: "memory", cells: []string{"bytearray(4 * 2**30)"}, status: "error", want: []string{"MemoryError", "memory limit is 1 GiB"}},
 	{name: "memory, then the session goes on", cells: []string{"z = 2", "bytearray(4 * 2**30)", "z"}, status: "ok", want: []string{"value:\n2"}},
-	{name: "output flood is cut", cells: []string{"print('x' * 10**7)"}, status: "ok", want: []string{"[stdout cut: first 16 KiB of"}},
-	{name: "long value is cut", cells: []string{"'y' * 10**6"}, status: "ok", want: []string{"[value cut: first 16 KiB of"}},
+	{name: "output flood is cut", cells: []string{"print('x' * 10**7)"}, status: "ok", want: []string{"[stdout cut: first 16 KiB of 9.5 MiB (10000001 bytes) shown]"}, maxLen: 17 << 10},
+	{name: "long value is cut", cells: []string{"'y' * 10**6"}, status: "ok", want: []string{"[value cut: first 16 KiB of"}, maxLen: 17 << 10},
 	{name: "exit", cells: []string{"import sys; sys.exit(3)"}, status: "error", want: []string{"SystemExit"}},
 	{name: "hard exit restarts", cells: []string{"w = 1", "import os; os._exit(3)", "'w' in globals()"}, status: "ok", want: []string{"new Python session", "value:\nFalse"}},
 	{name: "own folder is writable", cells: []string{"open('f.txt', 'w').write('hi')", "open('f.txt').read()"}, status: "ok", want: []string{"value:\n'hi'"}},
