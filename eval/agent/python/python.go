@@ -251,7 +251,7 @@ func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
 			return t.died(s), nil
 		}
 		var rep reply
-		if err := json.Unmarshal(fr, &rep); err != nil {
+		if err := json.Unmarshal(fr, &rep); fr == nil || err != nil {
 			t.drop(s)
 			return agent.Result{Status: "error", Text: "the Python session sent a reply that could not be read (did the code write to the tool's own file descriptors 3 or 4?); it was stopped" + afterKill}, nil
 		}
@@ -418,6 +418,10 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 		defer repR.Close()
 		for {
 			fr, err := readFrame(repR, maxFrame)
+			if errors.Is(err, errBadFrame) {
+				s.frames <- nil // read as a reply that makes no sense
+				return
+			}
 			if err != nil {
 				return
 			}
@@ -596,6 +600,9 @@ func writeFrame(w io.Writer, body []byte) error {
 	return nil
 }
 
+// errBadFrame is a reply frame too long to be the driver's.
+var errBadFrame = errors.New("python tool: reply frame too long")
+
 func readFrame(r io.Reader, max int) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
@@ -603,7 +610,7 @@ func readFrame(r io.Reader, max int) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(head[:])
 	if int64(n) > int64(max) {
-		return nil, fmt.Errorf("python tool: reply of %d bytes, more than %d", n, max)
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", errBadFrame, n, max)
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {

@@ -281,6 +281,9 @@ func TestCorruptedReply(t *testing.T) {
 	tool := newTool(t, Options{})
 	checkCase(t, tool, cellCase{cells: []string{"import os; os.write(4, b'\\x00\\x00\\x00\\x03abc')"}, status: "error", want: []string{"could not be read"}})
 	checkCase(t, tool, cellCase{cells: []string{"3"}, status: "ok", want: []string{"new Python session", "value:\n3"}})
+	// A length no reply could have.
+	checkCase(t, tool, cellCase{cells: []string{"import os; os.write(4, b'\\x7f\\xff\\xff\\xff')"}, status: "error", want: []string{"could not be read"}})
+	checkCase(t, tool, cellCase{cells: []string{"4"}, status: "ok", want: []string{"new Python session", "value:\n4"}})
 }
 
 // A cancelled context stops the cell and is the one case Call returns an
