@@ -377,3 +377,28 @@ func sleepers(t *testing.T, marker string) []string {
 	}
 	return pids
 }
+
+// The model is told the limits and the sandbox it works in.
+func TestDescription(t *testing.T) {
+	tool := newTool(t, Options{})
+	d := tool.Description()
+	for _, w := range []string{"10s CPU", "30s wall", "1 GiB memory", "16 KiB", "no network", "/session", "persist"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("description lacks %q: %s", w, d)
+		}
+	}
+	var schema struct {
+		Type       string
+		Properties map[string]struct{ Type string }
+		Required   []string
+	}
+	if err := json.Unmarshal(tool.Parameters(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema.Type != "object" || schema.Properties["code"].Type != "string" || len(schema.Required) != 1 || schema.Required[0] != "code" {
+		t.Errorf("parameters %s", tool.Parameters())
+	}
+	if tool.Name() != agent.ToolPython {
+		t.Errorf("name %q", tool.Name())
+	}
+}
