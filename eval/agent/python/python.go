@@ -216,6 +216,9 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (agent.Result, er
 	return r, err
 }
 
+// startTimeout bounds the start of a session, up to the driver's first frame.
+const startTimeout = time.Minute
+
 // afterKill ends the text of a result whose session was lost.
 const afterKill = "; the next call starts a new Python session without the variables and imports of earlier calls"
 
@@ -429,8 +432,9 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 		}
 	}()
 	// The driver says it is ready before the first cell, so that a sandbox
-	// that cannot start is an error of its own rather than a cell's.
-	timer := time.NewTimer(t.opts.Wall)
+	// that cannot start is an error of its own rather than a cell's. Its
+	// start is not the cell's time: a loaded machine may take seconds.
+	timer := time.NewTimer(startTimeout)
 	defer timer.Stop()
 	select {
 	case fr, ok := <-s.frames:
@@ -443,7 +447,7 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 		return nil, fmt.Errorf("python tool: the %s did not start: %v%s", t.what(), s.status, s.lastWords())
 	case <-timer.C:
 		s.kill()
-		return nil, fmt.Errorf("python tool: the %s did not start within %s%s", t.what(), t.opts.Wall, s.lastWords())
+		return nil, fmt.Errorf("python tool: the %s did not start within %s%s", t.what(), startTimeout, s.lastWords())
 	case <-ctx.Done():
 		s.kill()
 		return nil, fmt.Errorf("python tool: %w", ctx.Err())
