@@ -338,7 +338,8 @@ func TestSandboxStartFailure(t *testing.T) {
 // A process the cell started in a session of its own dies with the
 // sandbox when the cell is killed.
 func TestKillReachesChildren(t *testing.T) {
-	tool := newTool(t, Options{Wall: time.Second})
+	// Room for a slow Popen on a loaded machine; the timeout is the second cell's.
+	tool := newTool(t, Options{Wall: 3 * time.Second})
 	const marker = "1234.5"
 	checkCase(t, tool, cellCase{cells: []string{"import subprocess\nsubprocess.Popen(['sleep', '" + marker + "'], start_new_session=True).pid > 0"}, status: "ok", want: []string{"value:\nTrue"}})
 	// Seen from here first, so that its absence below means something.
