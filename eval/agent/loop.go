@@ -331,3 +331,37 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Dedup takes the tool results out of t, leaving each call's Hash, and
+// returns them by hash: a store keeps each distinct result once (the same
+// passages shown to many questions, the same page opened twice) beside
+// transcripts that name them. Restore puts them back.
+func (t *Transcript) Dedup() map[string]Result {
+	out := map[string]Result{}
+	for i := range t.Steps {
+		for j := range t.Steps[i].Calls {
+			c := &t.Steps[i].Calls[j]
+			if c.Hash == "" {
+				c.Hash = ResultHash(c.Result)
+			}
+			out[c.Hash] = c.Result
+			c.Result = Result{}
+		}
+	}
+	return out
+}
+
+// Restore fills the results Dedup took out from results, by hash.
+func (t *Transcript) Restore(results map[string]Result) error {
+	for i := range t.Steps {
+		for j := range t.Steps[i].Calls {
+			c := &t.Steps[i].Calls[j]
+			r, ok := results[c.Hash]
+			if !ok {
+				return fmt.Errorf("agent: transcript names tool result %.12s, which is not stored", c.Hash)
+			}
+			c.Result = r
+		}
+	}
+	return nil
+}

@@ -137,6 +137,17 @@ func TestRunSearchOnceThenAnswer(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, tr) {
 		t.Errorf("JSON round trip: %v\n%s", err, b)
 	}
+	// Results stored apart come back whole.
+	results := back.Dedup()
+	if len(results) != 1 || back.Steps[0].Calls[0].Result.Text != "" {
+		t.Errorf("dedup kept %d results, call result %+v", len(results), back.Steps[0].Calls[0].Result)
+	}
+	if err := back.Restore(results); err != nil || !reflect.DeepEqual(back, tr) {
+		t.Errorf("restore: %v", err)
+	}
+	if err := back.Restore(nil); err == nil {
+		t.Error("restore from an empty store succeeded")
+	}
 }
 
 // callForever stands in for a model that never stops searching: perReply

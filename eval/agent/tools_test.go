@@ -218,3 +218,52 @@ func TestAgentOverRealSearch(t *testing.T) {
 		}
 	}
 }
+
+// tool-search end to end: a double standing in for a model in LPFQA's
+// Search setting searches the web with the question, opens the first
+// result and answers with the page's title line.
+func TestAgentWebSearchThenOpen(t *testing.T) {
+	site := pages(t)
+	engine := searxng(t, site.URL+"/momentum")
+	srv := modeltest.NewServer(t, modeltest.Config{
+		ToolCalls: func(r modeltest.Request) []modeltest.ToolCall {
+			m, ok := lastTool(r)
+			switch {
+			case !ok:
+				q, _ := json.Marshal(map[string]string{"query": r.Messages[len(r.Messages)-1].Content})
+				return []modeltest.ToolCall{modeltest.Call("s", agent.ToolWebSearch, string(q))}
+			case m.ToolCallID == "s":
+				lines := strings.Split(m.Content, "\n")
+				u, _ := json.Marshal(map[string]string{"url": strings.TrimSpace(lines[1])})
+				return []modeltest.ToolCall{modeltest.Call("o", agent.ToolOpenPage, string(u))}
+			}
+			return nil
+		},
+		Answer: func(r modeltest.Request) (string, string) {
+			m, _ := lastTool(r)
+			title, _, _ := strings.Cut(m.Content, "\n")
+			return "Answer: " + title, ""
+		},
+	})
+	chat, err := model.NewOpenAI(model.Options{BaseURL: srv.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []agent.Tool{
+		&agent.WebSearch{Provider: web.NewSearXNG(engine.URL, nil)},
+		&agent.OpenPage{Fetcher: web.NewFetcher(web.FetchOptions{Timeout: 2 * time.Second, AllowPrivate: true}), Tokens: 300},
+	}
+	tr, err := agent.Run(t.Context(), chat, question("Why does momentum work?"), tools, agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.ToolCalls != 2 || len(tr.Steps) != 3 {
+		t.Fatalf("%d calls in %d steps", tr.ToolCalls, len(tr.Steps))
+	}
+	opened := tr.Steps[1].Calls[0]
+	title, _, _ := strings.Cut(opened.Result.Text, "\n")
+	if opened.Name != agent.ToolOpenPage || opened.Result.Status != "ok" || !reflect.DeepEqual(opened.Result.URLs, []string{site.URL + "/momentum"}) ||
+		!strings.Contains(strings.ToLower(title), "momentum") || tr.Answer != "Answer: "+title {
+		t.Errorf("opened %+v, answer %q", opened, tr.Answer)
+	}
+}
