@@ -238,7 +238,9 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 				tr.ToolCalls++
 			}
 			step.Calls = append(step.Calls, call)
-			req.Messages = append(req.Messages, model.Message{Role: "tool", ToolCallID: c.ID, Name: c.Function.Name, Content: call.Result.Text})
+			// No "name": OpenAI's tool message has none, and strict
+			// servers refuse members they do not know.
+			req.Messages = append(req.Messages, model.Message{Role: "tool", ToolCallID: c.ID, Content: call.Result.Text})
 		}
 		tr.Steps = append(tr.Steps, step)
 	}
