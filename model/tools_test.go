@@ -147,11 +147,15 @@ func TestCacheKeyTools(t *testing.T) {
 	other := searchSpec
 	other.Function.Description = "Search it."
 	variants := map[string]func(*model.Request){
-		"tools":        func(r *model.Request) { r.Tools = []model.ToolSpec{searchSpec} },
-		"other tools":  func(r *model.Request) { r.Tools = []model.ToolSpec{other} },
-		"tool choice":  func(r *model.Request) { r.ToolChoice = "none" },
-		"tool message": func(r *model.Request) { r.Messages = append(r.Messages, model.Message{Role: "tool", ToolCallID: "c", Content: "x"}) },
-		"tool call id": func(r *model.Request) { r.Messages = append(r.Messages, model.Message{Role: "tool", ToolCallID: "d", Content: "x"}) },
+		"tools":       func(r *model.Request) { r.Tools = []model.ToolSpec{searchSpec} },
+		"other tools": func(r *model.Request) { r.Tools = []model.ToolSpec{other} },
+		"tool choice": func(r *model.Request) { r.ToolChoice = "none" },
+		"tool message": func(r *model.Request) {
+			r.Messages = append(r.Messages, model.Message{Role: "tool", ToolCallID: "c", Content: "x"})
+		},
+		"tool call id": func(r *model.Request) {
+			r.Messages = append(r.Messages, model.Message{Role: "tool", ToolCallID: "d", Content: "x"})
+		},
 	}
 	seen := map[[32]byte]string{model.CacheKey("http://h/v1", base): "base"}
 	for name, edit := range variants {
