@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -421,5 +422,61 @@ func TestRunReplayStateful(t *testing.T) {
 	}
 	if !tr.Steps[0].Calls[0].Cached || !tr.Steps[1].Calls[0].Cached || tr.Steps[2].Calls[0].Cached {
 		t.Errorf("cached flags wrong: %+v", tr.Steps)
+	}
+}
+
+// dying is fakeSearch that stops the question (as a kill would) on its
+// failAt-th run.
+type dying struct {
+	fakeSearch
+	failAt int
+}
+
+func (d *dying) Call(ctx context.Context, args json.RawMessage) (agent.Result, error) {
+	if d.failAt > 0 && d.ran()+1 == d.failAt {
+		return agent.Result{}, context.Canceled
+	}
+	return d.fakeSearch.Call(ctx, args)
+}
+
+// A question stopped in the middle resumes where it was: the finished
+// turns' model calls and tool calls are not made again.
+func TestRunResumeAfterInterruption(t *testing.T) {
+	srv := modeltest.NewServer(t, callForever(1))
+	base, err := model.NewOpenAI(model.Options{BaseURL: srv.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	run := func(failAt int) (agent.Transcript, *dying, error) {
+		chat, closer, err := model.Stack(base, model.StackOptions{CachePath: filepath.Join(dir, "model.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closer.Close()
+		tc, err := agent.OpenFileCache(filepath.Join(dir, "tools.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tc.Close()
+		tool := &dying{failAt: failAt}
+		tr, err := agent.Run(t.Context(), chat, question("q"), []agent.Tool{tool}, agent.Options{MaxToolCalls: 5, Cache: tc, Key: "k"})
+		return tr, tool, err
+	}
+	_, first, err := run(3)
+	if !errors.Is(err, context.Canceled) || first.ran() != 2 {
+		t.Fatalf("first run: %v after %d tool runs", err, first.ran())
+	}
+	calls := srv.Count() // turns 1 to 3 asked
+	tr, second, err := run(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tool calls 3 to 5 run; model turns 4 to 6 (the last forced) are new.
+	if second.ran() != 3 || srv.Count()-calls != 3 || tr.ToolCalls != 5 || !tr.CutOff {
+		t.Errorf("resumed run: %d tool runs, %d new model calls, %+v", second.ran(), srv.Count()-calls, tr)
+	}
+	if want := []string{"try 2", "try 3", "try 4"}; !reflect.DeepEqual(second.runs, want) {
+		t.Errorf("ran %v, want %v", second.runs, want)
 	}
 }
