@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,6 +56,28 @@ type ToolCall struct {
 type FunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+}
+
+// UnmarshalJSON also takes arguments sent as a JSON object rather than a
+// string holding one, as some OpenAI-compatible servers send them.
+func (f *FunctionCall) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	f.Name, f.Arguments = w.Name, ""
+	a := bytes.TrimSpace(w.Arguments)
+	switch {
+	case len(a) == 0 || string(a) == "null":
+	case a[0] == '"':
+		return json.Unmarshal(a, &f.Arguments)
+	default:
+		f.Arguments = string(a)
+	}
+	return nil
 }
 
 // ToolSpec is one entry of a request's "tools": Type "function" and the

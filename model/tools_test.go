@@ -237,3 +237,27 @@ func TestToolsUnsupported(t *testing.T) {
 		t.Errorf("plain 400: %v", err)
 	}
 }
+
+// Arguments arrive as a string holding JSON (OpenAI) or, from some
+// servers, as the object itself; both read as the JSON text.
+func TestToolCallArgumentsForms(t *testing.T) {
+	cases := []struct{ name, body, want string }{
+		{"string", `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{\"q\":1}"}}]},"finish_reason":"tool_calls"}]}`, `{"q":1}`},
+		{"object", `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":{"q":1}}}]},"finish_reason":"tool_calls"}]}`, `{"q":1}`},
+		{"legacy function_call, no id", `{"choices":[{"message":{"content":null,"function_call":{"name":"f","arguments":"{\"q\":1}"}},"finish_reason":"function_call"}]}`, `{"q":1}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := modeltest.NewServer(t, modeltest.Config{Inject: func(modeltest.Request) *modeltest.Fault {
+				return &modeltest.Fault{Kind: modeltest.Status, Status: 200, Body: tc.body}
+			}})
+			resp, err := newClient(t, model.Options{BaseURL: srv.BaseURL()}).Complete(t.Context(), ask("q"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Function.Name != "f" || resp.ToolCalls[0].Function.Arguments != tc.want || resp.ToolCalls[0].ID == "" {
+				t.Errorf("got %+v", resp.ToolCalls)
+			}
+		})
+	}
+}
