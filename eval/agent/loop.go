@@ -51,7 +51,8 @@ type ToolCache interface {
 }
 
 // Stateful is implemented by tools whose result depends on the calls made
-// before it in the same question (python: the notebook's cells). Their
+// before it in the same question (python: the notebook's cells; a tool
+// named python is taken as stateful unless it says otherwise). Their
 // cache key includes those calls, and a cached prefix is re-run before the
 // first call that misses, so the tool's state is what the model believes
 // it is.
@@ -281,7 +282,9 @@ func (s *state) call(ctx context.Context, c model.ToolCall) (Call, error) {
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		return done(Result{Status: "bad arguments", Text: fmt.Sprintf("The arguments of %s must be a JSON object matching its parameters; got %q.", c.Function.Name, clip(c.Function.Arguments, 200))}), nil
 	}
-	stateful := false
+	// python keeps its state between cells even if its tool does not say
+	// so: replaying a cell out of its sequence would give a wrong result.
+	stateful := t.Name() == ToolPython
 	if sf, ok := t.(Stateful); ok {
 		stateful = sf.Stateful()
 	}
