@@ -480,3 +480,37 @@ func TestRunResumeAfterInterruption(t *testing.T) {
 		t.Errorf("ran %v, want %v", second.runs, want)
 	}
 }
+
+// The file cache keeps a result shown to many calls once, and survives
+// reopening.
+func TestFileCacheStoresResultsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tools.db")
+	c, err := agent.OpenFileCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := agent.Result{Status: "ok", Text: "[p#1] x", Passages: []string{"p#1"}}
+	for i, q := range []string{"q1", "q2", "q3"} {
+		k := agent.CallKey(q, agent.ToolSearchPaper, json.RawMessage(`{"query":"x"}`), nil)
+		r := same
+		if i == 2 {
+			r = agent.Result{Status: "ok", Text: "other"}
+		}
+		if err := c.Put(t.Context(), k, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.Results(); n != 2 {
+		t.Errorf("%d results stored, want 2", n)
+	}
+	c.Close()
+	c, err = agent.OpenFileCache(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got, ok, err := c.Get(t.Context(), agent.CallKey("q2", agent.ToolSearchPaper, json.RawMessage(`{ "query": "x" }`), nil))
+	if err != nil || !ok || !reflect.DeepEqual(got, same) {
+		t.Errorf("after reopening: %+v %v %v", got, ok, err)
+	}
+}
