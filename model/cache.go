@@ -57,16 +57,17 @@ type CacheStats struct{ Hits, Misses, Stored int64 }
 // inspecting the file, where it came from. It never holds the prompt (papers
 // would make the file huge) nor the API key.
 type cacheEntry struct {
-	Content      string    `json:"content"`
-	Reasoning    string    `json:"reasoning,omitempty"`
-	Usage        Usage     `json:"usage"`
-	FinishReason string    `json:"finish_reason"`
-	Endpoint     string    `json:"endpoint"`
-	Model        string    `json:"model"`
-	Run          int       `json:"run"`
-	LatencyMS    int64     `json:"latency_ms"`
-	Attempts     int       `json:"attempts"`
-	StoredAt     time.Time `json:"stored_at"`
+	Content      string     `json:"content"`
+	Reasoning    string     `json:"reasoning,omitempty"`
+	Usage        Usage      `json:"usage"`
+	FinishReason string     `json:"finish_reason"`
+	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
+	Endpoint     string     `json:"endpoint"`
+	Model        string     `json:"model"`
+	Run          int        `json:"run"`
+	LatencyMS    int64      `json:"latency_ms"`
+	Attempts     int        `json:"attempts"`
+	StoredAt     time.Time  `json:"stored_at"`
 }
 
 // WithCache opens (creating when needed) the bbolt file at path as a
@@ -154,6 +155,8 @@ func CacheKey(endpoint string, req Request) [32]byte {
 		ReasoningEffort string          `json:"reasoning_effort,omitempty"`
 		ExtraBody       json.RawMessage `json:"extra_body,omitempty"`
 		HeaderNames     []string        `json:"header_names,omitempty"`
+		Tools           []ToolSpec      `json:"tools,omitempty"`
+		ToolChoice      string          `json:"tool_choice,omitempty"`
 	}
 	norm := func(p *float64) *float64 {
 		if p != nil && *p == 0 {
@@ -169,7 +172,8 @@ func CacheKey(endpoint string, req Request) [32]byte {
 	b, err := json.Marshal(keyDoc{V: cacheSchema, Endpoint: NormalizeEndpoint(endpoint), Model: req.Model, Messages: msgs,
 		Temperature: norm(req.Temperature), TopP: norm(req.TopP), MaxTokens: max(req.MaxTokens, 0), Seed: req.Seed, Run: req.Run,
 		MaxTokensParam: req.MaxTokensParam, ReasoningEffort: req.ReasoningEffort,
-		ExtraBody: CanonicalJSON(req.ExtraBody), HeaderNames: headerNames(req.Header)})
+		ExtraBody: CanonicalJSON(req.ExtraBody), HeaderNames: headerNames(req.Header),
+		Tools: canonicalTools(req.Tools), ToolChoice: req.ToolChoice})
 	if err != nil {
 		// Only NaN or ±Inf temperatures get here; hash their text instead
 		// so the key stays a function of the request.
@@ -177,6 +181,20 @@ func CacheKey(endpoint string, req Request) [32]byte {
 			deref(req.Temperature), deref(req.TopP), req.MaxTokens, req.Seed, req.Run)
 	}
 	return sha256.Sum256(b)
+}
+
+// canonicalTools is tools with each schema in canonical form, so that two
+// spellings of one schema share a key.
+func canonicalTools(tools []ToolSpec) []ToolSpec {
+	if len(tools) == 0 {
+		return nil
+	}
+	out := make([]ToolSpec, len(tools))
+	for i, t := range tools {
+		t.Function.Parameters = CanonicalJSON(t.Function.Parameters)
+		out[i] = t
+	}
+	return out
 }
 
 // CanonicalJSON re-encodes a JSON value with sorted object keys and no
@@ -240,13 +258,15 @@ func (c *Cached) get(key [32]byte) (Response, bool, error) {
 	if !found {
 		return Response{}, false, nil
 	}
-	return Response{Content: e.Content, Reasoning: e.Reasoning, Usage: e.Usage, FinishReason: e.FinishReason, Cached: true}, true, nil
+	return Response{Content: e.Content, Reasoning: e.Reasoning, Usage: e.Usage, FinishReason: e.FinishReason,
+		ToolCalls: e.ToolCalls, Cached: true}, true, nil
 }
 
 func (c *Cached) put(key [32]byte, req Request, resp Response) error {
 	v, err := json.Marshal(cacheEntry{
 		Content: resp.Content, Reasoning: resp.Reasoning, Usage: resp.Usage, FinishReason: resp.FinishReason,
-		Endpoint: c.endpoint, Model: req.Model, Run: req.Run,
+		ToolCalls: resp.ToolCalls,
+		Endpoint:  c.endpoint, Model: req.Model, Run: req.Run,
 		LatencyMS: resp.Latency.Milliseconds(), Attempts: resp.Attempts, StoredAt: time.Now().UTC(),
 	})
 	if err != nil {

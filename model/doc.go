@@ -118,6 +118,24 @@
 // repeated samples of one prompt distinct entries. Failures are not
 // cached.
 //
+// # Tool calling
+//
+// Request.Tools and Request.ToolChoice are sent as OpenAI's "tools" and
+// "tool_choice"; Response.ToolCalls holds the calls the model asked for
+// (finish_reason "tool_calls"). The turn that answers them is an assistant
+// Message carrying those ToolCalls (content sent as null when empty)
+// followed by one "tool" Message per call, ToolCallID set. The tool fields
+// enter the cache key only when set, so the keys of plain requests, and
+// the caches holding them, are unchanged; tool calls are cached like any
+// answer. A server without tool support answers a request with tools by a
+// 400 naming "tools" or "tool_choice" (or, from vLLM, Ollama and
+// llama.cpp, saying so in words), which the client turns into an
+// HTTPError whose Param is that name and whose Hint says the model or
+// server does not support tool calling (ToolsUnsupported reports it);
+// CheckTools, meant for a run's preflight, also catches servers that drop
+// the tools and answer in text. The loop that runs the tools is package
+// eval/agent.
+//
 // Package modeltest is a loopback fake of the protocol with deterministic
 // fault injection, for tests here and in the packages that use this one.
 package model

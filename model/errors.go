@@ -95,3 +95,28 @@ func UnsupportedParam(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// ToolsUnsupported reports whether err says the model or server does not
+// support tool calling: a 400 or 422 refusing "tools" or "tool_choice"
+// (see UnsupportedParam), or a ToolsIgnoredError from a check that sent
+// tools and got none of them used.
+func ToolsUnsupported(err error) bool {
+	if p, ok := UnsupportedParam(err); ok && isToolParam(p) {
+		return true
+	}
+	var ig *ToolsIgnoredError
+	return errors.As(err, &ig)
+}
+
+// ToolsIgnoredError is a server that took a request with tools and
+// tool_choice "required" and answered with text, as servers that drop
+// fields they do not know do: tool modes cannot run against it.
+type ToolsIgnoredError struct {
+	Model   string
+	Content string // the start of what it answered instead
+}
+
+func (e *ToolsIgnoredError) Error() string {
+	return fmt.Sprintf("model %s does not support tool calling here: asked to call a tool (tool_choice \"required\"), it answered in text (%q); use a model and server with function calling (vLLM needs --enable-auto-tool-choice and --tool-call-parser)",
+		e.Model, e.Content)
+}

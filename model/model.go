@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +10,96 @@ import (
 	"time"
 )
 
-// Message is one chat turn. Role is "system", "user" or "assistant".
+// Message is one chat turn. Role is "system", "user", "assistant" or
+// "tool".
+//
+// An assistant turn that calls tools carries ToolCalls (its Content is
+// often empty, and is then sent as null, as OpenAI sends it); the answer
+// to each call is a "tool" turn with the call's id in ToolCallID. Name is
+// the optional participant or function name some servers want on tool
+// turns. The fields added for tools are left out of the JSON when unset,
+// so a plain message encodes, and enters the cache key, as it always has.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Name       string     `json:"name,omitempty"`
 }
+
+// MarshalJSON writes content as null on an assistant turn that only calls
+// tools; every other message is encoded field by field as declared.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	if m.Content != "" || len(m.ToolCalls) == 0 {
+		return json.Marshal(plain(m))
+	}
+	return json.Marshal(struct {
+		Role       string     `json:"role"`
+		Content    *string    `json:"content"`
+		ToolCalls  []ToolCall `json:"tool_calls"`
+		ToolCallID string     `json:"tool_call_id,omitempty"`
+		Name       string     `json:"name,omitempty"`
+	}{m.Role, nil, m.ToolCalls, m.ToolCallID, m.Name})
+}
+
+// ToolCall is one function call the model asked for: Type is "function",
+// Function.Arguments the arguments as the model wrote them, a JSON
+// document in a string (which may be invalid: the model wrote it).
+type ToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function FunctionCall `json:"function"`
+}
+
+// FunctionCall is the function part of a ToolCall.
+type FunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// UnmarshalJSON also takes arguments sent as a JSON object rather than a
+// string holding one, as some OpenAI-compatible servers send them.
+func (f *FunctionCall) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	f.Name, f.Arguments = w.Name, ""
+	a := bytes.TrimSpace(w.Arguments)
+	switch {
+	case len(a) == 0 || string(a) == "null":
+	case a[0] == '"':
+		return json.Unmarshal(a, &f.Arguments)
+	default:
+		f.Arguments = string(a)
+	}
+	return nil
+}
+
+// ToolSpec is one entry of a request's "tools": Type "function" and the
+// function's name, description and parameters (a JSON Schema object).
+type ToolSpec struct {
+	Type     string       `json:"type"`
+	Function FunctionSpec `json:"function"`
+}
+
+// FunctionSpec describes a function the model may call.
+type FunctionSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+// The values of Request.ToolChoice.
+const (
+	ToolChoiceAuto     = "auto"     // the model decides
+	ToolChoiceNone     = "none"     // the model must answer in text
+	ToolChoiceRequired = "required" // the model must call a tool
+)
 
 // Request is one chat completion to make. Nil pointers, a zero MaxTokens
 // and empty strings leave the parameter out, so the server's default
@@ -41,6 +127,12 @@ type Request struct {
 	// their names enter the cache key; values are sent and never stored,
 	// and are removed from errors like the API key.
 	Header http.Header
+	// Tools are the functions the model may call, sent as "tools" when
+	// there are any. ToolChoice is sent as "tool_choice" when set: "auto",
+	// "none" or "required" (see the constants). Both enter the cache key
+	// only when set.
+	Tools      []ToolSpec
+	ToolChoice string
 	// Run is the repeat index of a sampled question. It is not sent; it is
 	// part of the cache key, so that runs 0, 1 and 2 of the same prompt at
 	// temperature 0.7 are three samples, not one answer served three times.
@@ -78,7 +170,10 @@ type Response struct {
 	// SplitThink). Empty when the model did not think aloud.
 	Reasoning    string
 	Usage        Usage
-	FinishReason string // "stop", "length", "content_filter", …
+	FinishReason string // "stop", "length", "tool_calls", "content_filter", …
+	// ToolCalls are the functions the model asked to call, in its order;
+	// FinishReason is then usually "tool_calls". Empty for a text answer.
+	ToolCalls []ToolCall
 	// Cached reports an answer served from the disk cache (WithCache)
 	// without calling the server.
 	Cached bool
@@ -117,6 +212,16 @@ func validate(req Request) error {
 	case "", "max_tokens", "max_completion_tokens":
 	default:
 		return errors.New("model: Request.MaxTokensParam must be max_tokens or max_completion_tokens")
+	}
+	switch req.ToolChoice {
+	case "", ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired:
+	default:
+		return errors.New("model: Request.ToolChoice must be auto, none or required")
+	}
+	for _, t := range req.Tools {
+		if t.Function.Name == "" {
+			return errors.New("model: a tool in Request.Tools has no function name")
+		}
 	}
 	return CheckExtraBody(req.ExtraBody)
 }

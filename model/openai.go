@@ -176,20 +176,22 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 // wireRequest is the JSON body. MaxTokens goes in by hand under the
 // configured name, and ExtraBody is merged over it.
 type wireRequest struct {
-	Model           string    `json:"model"`
-	Messages        []Message `json:"messages"`
-	Temperature     *float64  `json:"temperature,omitempty"`
-	TopP            *float64  `json:"top_p,omitempty"`
-	Seed            *int64    `json:"seed,omitempty"`
-	ReasoningEffort string    `json:"reasoning_effort,omitempty"`
-	Stream          bool      `json:"stream"`
+	Model           string     `json:"model"`
+	Messages        []Message  `json:"messages"`
+	Temperature     *float64   `json:"temperature,omitempty"`
+	TopP            *float64   `json:"top_p,omitempty"`
+	Seed            *int64     `json:"seed,omitempty"`
+	ReasoningEffort string     `json:"reasoning_effort,omitempty"`
+	Tools           []ToolSpec `json:"tools,omitempty"`
+	ToolChoice      string     `json:"tool_choice,omitempty"`
+	Stream          bool       `json:"stream"`
 }
 
 func (c *OpenAI) encode(req Request) ([]byte, error) {
 	body, err := json.Marshal(wireRequest{
 		Model: req.Model, Messages: req.Messages,
 		Temperature: req.Temperature, TopP: req.TopP, Seed: req.Seed,
-		ReasoningEffort: req.ReasoningEffort,
+		ReasoningEffort: req.ReasoningEffort, Tools: req.Tools, ToolChoice: req.ToolChoice,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("model: encode request: %w", err)
@@ -226,6 +228,10 @@ type wireResponse struct {
 			Content          json.RawMessage `json:"content"`
 			ReasoningContent json.RawMessage `json:"reasoning_content"`
 			Reasoning        json.RawMessage `json:"reasoning"`
+			ToolCalls        []ToolCall      `json:"tool_calls"`
+			// FunctionCall is the pre-tools form ("function_call") that
+			// some older servers still answer with.
+			FunctionCall *FunctionCall `json:"function_call"`
 		} `json:"message"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -269,6 +275,20 @@ func (c *OpenAI) decode(raw []byte, req Request) (Response, error) {
 		reasoning, _ = text(ch.Message.Reasoning)
 	}
 	out := Response{Content: sec.Redact(content), Reasoning: sec.Redact(reasoning)}
+	for i, tc := range ch.Message.ToolCalls {
+		if tc.Type == "" {
+			tc.Type = "function"
+		}
+		if tc.ID == "" {
+			// Some servers (older Ollama) give no id; the tool message must
+			// still name its call, so invent a stable one.
+			tc.ID = fmt.Sprintf("call_%d", i)
+		}
+		out.ToolCalls = append(out.ToolCalls, tc)
+	}
+	if fc := ch.Message.FunctionCall; fc != nil && len(out.ToolCalls) == 0 && fc.Name != "" {
+		out.ToolCalls = []ToolCall{{ID: "call_0", Type: "function", Function: *fc}}
+	}
 	if ch.FinishReason != nil {
 		out.FinishReason = *ch.FinishReason
 	}
@@ -347,7 +367,13 @@ func (c *OpenAI) explain(e *HTTPError, raw []byte, req Request) {
 		}
 	case http.StatusBadRequest, http.StatusUnprocessableEntity:
 		e.Param = unsupportedParam(raw)
+		if e.Param == "" && (len(req.Tools) > 0 || req.ToolChoice != "") {
+			e.Param = toolsRefused(low)
+		}
 		switch {
+		case isToolParam(e.Param):
+			e.Hint = "this model or server does not support tool calling (it refuses the request parameter " + strconv.Quote(e.Param) +
+				"); use a model and server with function calling (vLLM needs --enable-auto-tool-choice and --tool-call-parser)"
 		case (e.Param == "" || e.Param == "max_tokens") && strings.Contains(low, "max_tokens") && strings.Contains(low, "max_completion_tokens"):
 			if e.Param == "" {
 				e.Param = "max_tokens"
@@ -361,6 +387,27 @@ func (c *OpenAI) explain(e *HTTPError, raw []byte, req Request) {
 			e.Hint = "the server rejected the request parameters"
 		}
 	}
+}
+
+// isToolParam reports whether a refused parameter is part of tool calling.
+func isToolParam(p string) bool {
+	return p == "tools" || p == "tool_choice" || strings.HasPrefix(p, "tools.") || strings.HasPrefix(p, "tools[")
+}
+
+// toolsRefused names the tool parameter a 400 refuses in the words servers
+// use without a param field: vLLM's `"auto" tool choice requires
+// --enable-auto-tool-choice`, Ollama's "model … does not support tools",
+// llama.cpp's "tools param requires --jinja flag"; "" for other 400s.
+func toolsRefused(low string) string {
+	switch {
+	case strings.Contains(low, "tool choice") || strings.Contains(low, "tool_choice"):
+		return "tool_choice"
+	case strings.Contains(low, "does not support tools") || strings.Contains(low, "tools param") ||
+		strings.Contains(low, "'tools'") || strings.Contains(low, "\"tools\"") || strings.Contains(low, "tool calling") ||
+		strings.Contains(low, "function calling"):
+		return "tools"
+	}
+	return ""
 }
 
 // secrets is the redactor for one request: the key and the values of the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func TestOpenAIParsesReplies(t *testing.T) {
 				t.Errorf("Attempts %d, Latency %v, Cached %v; want 1, > 0, false", got.Attempts, got.Latency, got.Cached)
 			}
 			got.Attempts, got.Latency = 0, 0
-			if got != tc.want {
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tc.want)
 			}
 		})

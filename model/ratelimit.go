@@ -52,11 +52,18 @@ func WithRateLimit(c Chat, rpm, tpm int) Chat {
 
 // EstimateTokens is the token count WithRateLimit charges a request: all
 // message text in bytes / 4 (about right for English under GPT tokenizers)
-// plus MaxTokens.
+// plus MaxTokens. Tool calls in the messages and the tools' descriptions
+// and schemas are prompt text too.
 func EstimateTokens(req Request) int {
 	n := 0
 	for _, m := range req.Messages {
 		n += len(m.Content) + len(m.Role)
+		for _, c := range m.ToolCalls {
+			n += len(c.Function.Name) + len(c.Function.Arguments)
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
 	}
 	return n/4 + max(req.MaxTokens, 0)
 }

@@ -190,6 +190,12 @@ func TestCacheKeyCoversRequestFields(t *testing.T) {
 	if model.CacheKey("http://h/v1", base) != sha256.Sum256(old) {
 		t.Error("the key of a plain request changed: existing response caches would miss")
 	}
+	// The same, spelled out, so that a change to how Message encodes is
+	// caught too.
+	lit := `{"v":1,"endpoint":"http://h/v1","model":"fake-model","messages":[{"role":"system","content":"Answer with one letter."},{"role":"user","content":"q"}],"temperature":null,"top_p":null,"max_tokens":0,"seed":null,"run":0}`
+	if model.CacheKey("http://h/v1", base) != sha256.Sum256([]byte(lit)) {
+		t.Error("the key of a plain request is not the hash of its old layout")
+	}
 }
 
 // Endpoints are shown and keyed without credentials, whatever their shape.

@@ -27,6 +27,7 @@
 package modeltest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -46,6 +47,31 @@ import (
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	// ContentNull is true when "content" was null or absent, as OpenAI
+	// sends it on an assistant turn that only calls tools.
+	ContentNull bool       `json:"-"`
+	ToolCalls   []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID  string     `json:"tool_call_id,omitempty"`
+	Name        string     `json:"name,omitempty"`
+}
+
+// ToolCall is one function call of an assistant message, in OpenAI's
+// shape: {"id", "type": "function", "function": {"name", "arguments"}},
+// arguments being a JSON document in a string.
+type ToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// Call is a ToolCall to function name with arguments args (a JSON object).
+func Call(id, name, args string) ToolCall {
+	c := ToolCall{ID: id, Type: "function"}
+	c.Function.Name, c.Function.Arguments = name, args
+	return c
 }
 
 // Request is what the server received.
@@ -62,6 +88,11 @@ type Request struct {
 	Stream              bool
 	Authorization       string // the raw header
 	Header              http.Header
+	// Tools is "tools" as sent (nil when absent), ToolChoice is
+	// "tool_choice" as sent ("" when absent; the JSON text when it is an
+	// object).
+	Tools      []json.RawMessage
+	ToolChoice string
 	// Body is every top-level member of the JSON body as sent, for fields
 	// the server does not model (chat_template_kwargs, thinking, …).
 	Body map[string]json.RawMessage
@@ -171,6 +202,16 @@ type Config struct {
 	// FinishReason, when set, is the reply's finish_reason ("length" for a
 	// reply cut by the token limit); nil says "stop".
 	FinishReason func(Request) string
+	// ToolCalls, when set, is asked about every request; calls it returns
+	// are the reply's "tool_calls", with content null (unless Answer gives
+	// some) and finish_reason "tool_calls", as OpenAI and vLLM's tool
+	// parsers answer. Nil or an empty list answers with text.
+	ToolCalls func(Request) []ToolCall
+	// NoTools makes the server refuse a request carrying "tools" or
+	// "tool_choice" with a 400 naming the parameter, as OpenAI-compatible
+	// servers without tool support do; IgnoreTools instead answers such a
+	// request with text, as servers that drop unknown fields do.
+	NoTools, IgnoreTools bool
 }
 
 // Server is a loopback chat completions server. It is safe for concurrent
@@ -263,16 +304,21 @@ func (s *Server) Faulted() map[Kind]int {
 type wireRequest struct {
 	Model    string `json:"model"`
 	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCalls  []ToolCall      `json:"tool_calls"`
+		ToolCallID string          `json:"tool_call_id"`
+		Name       string          `json:"name"`
 	} `json:"messages"`
-	Temperature         *float64 `json:"temperature"`
-	TopP                *float64 `json:"top_p"`
-	MaxTokens           int      `json:"max_tokens"`
-	MaxCompletionTokens int      `json:"max_completion_tokens"`
-	Seed                *int64   `json:"seed"`
-	ReasoningEffort     string   `json:"reasoning_effort"`
-	Stream              bool     `json:"stream"`
+	Tools               []json.RawMessage `json:"tools"`
+	ToolChoice          json.RawMessage   `json:"tool_choice"`
+	Temperature         *float64          `json:"temperature"`
+	TopP                *float64          `json:"top_p"`
+	MaxTokens           int               `json:"max_tokens"`
+	MaxCompletionTokens int               `json:"max_completion_tokens"`
+	Seed                *int64            `json:"seed"`
+	ReasoningEffort     string            `json:"reasoning_effort"`
+	Stream              bool              `json:"stream"`
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -299,7 +345,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		MaxCompletionTokens: body.MaxCompletionTokens, Seed: body.Seed, ReasoningEffort: body.ReasoningEffort,
 		Stream: body.Stream, Authorization: r.Header.Get("Authorization"), Header: r.Header.Clone(), Body: members}
 	for _, m := range body.Messages {
-		req.Messages = append(req.Messages, Message{Role: m.Role, Content: contentText(m.Content)})
+		c := bytes.TrimSpace(m.Content)
+		req.Messages = append(req.Messages, Message{Role: m.Role, Content: contentText(m.Content),
+			ContentNull: len(c) == 0 || string(c) == "null",
+			ToolCalls:   m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name})
+	}
+	req.Tools = body.Tools
+	if len(body.ToolChoice) > 0 {
+		var tc string
+		if json.Unmarshal(body.ToolChoice, &tc) != nil {
+			tc = string(body.ToolChoice)
+		}
+		req.ToolChoice = tc
 	}
 	prompt := req.Prompt()
 
@@ -330,6 +387,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if cfg.NoTools && (req.Body["tools"] != nil || req.Body["tool_choice"] != nil) {
+		param := "tools"
+		if req.Body["tools"] == nil {
+			param = "tool_choice"
+		}
+		s.count(Status)
+		writeParamError(w, "Unsupported parameter: '"+param+"' is not supported with this model.", param, "unsupported_parameter")
+		return
+	}
 	if cfg.ReasoningRules {
 		if msg, param, code := refused(req); msg != "" {
 			s.count(Status)
@@ -394,6 +460,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	content, reasoning := answer(cfg, req)
 	out := completion(cfg, req, content, reasoning)
+	if cfg.ToolCalls != nil && !cfg.IgnoreTools {
+		if calls := cfg.ToolCalls(req); len(calls) > 0 {
+			ch := out["choices"].([]any)[0].(map[string]any)
+			msg := ch["message"].(map[string]any)
+			msg["tool_calls"] = calls
+			if content == "" || cfg.Answer == nil {
+				msg["content"] = nil
+			}
+			ch["finish_reason"] = "tool_calls"
+		}
+	}
 	if cfg.FinishReason != nil {
 		out["choices"].([]any)[0].(map[string]any)["finish_reason"] = cfg.FinishReason(req)
 	}
@@ -501,6 +578,9 @@ func completion(cfg Config, req Request, content, reasoning string) map[string]a
 	prompt := 0
 	for _, m := range req.Messages {
 		prompt += Tokens(m.Content)
+		for _, c := range m.ToolCalls {
+			prompt += Tokens(c.Function.Name + c.Function.Arguments)
+		}
 	}
 	think := Tokens(reasoning)
 	if cfg.ReasoningTokens != nil {
