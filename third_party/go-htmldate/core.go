@@ -19,9 +19,9 @@ package htmldate
 
 import (
 	"fmt"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"io"
 	"os"
-	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"sort"
 	"strconv"
 	"strings"

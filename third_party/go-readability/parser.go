@@ -3,11 +3,11 @@ package readability
 import (
 	"encoding/json"
 	"fmt"
+	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	shtml "html"
 	"log"
 	"math"
 	nurl "net/url"
-	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
 	"sort"
 	"strconv"
 	"strings"

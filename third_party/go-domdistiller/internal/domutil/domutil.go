@@ -27,8 +27,8 @@
 package domutil
 
 import (
-	nurl "net/url"
 	regexp "github.com/paperlens/paperlens/third_party/lazyregexp" // PATCH(paperlens): compiled on first use
+	nurl "net/url"
 	"strings"
 
 	"github.com/go-shiori/dom"
