@@ -29,27 +29,31 @@ func TestDump(t *testing.T) {
 }
 
 // TestDumpBlocks prints one page's blocks in reading order with their
-// geometry: PDFTEXT_BLOCKS=batchnorm.pdf:3 go test -run DumpBlocks -v
+// geometry and layout marks. The file is a shared corpus PDF or, when the
+// name holds a slash, any path (the ground-truth documents of the text
+// benchmark, say):
+//
+//	PDFTEXT_BLOCKS=batchnorm.pdf:3 go test -run DumpBlocks -v
+//	PDFTEXT_BLOCKS=../../testdata/groundtruth/onecol-rl.pdf:1 go test -run DumpBlocks -v
 func TestDumpBlocks(t *testing.T) {
-	spec := os.Getenv("PDFTEXT_BLOCKS")
+	spec := cmpOr(os.Getenv("PDFTEXT_BLOCKS"), os.Getenv("PDFTEXT_BLOCKS_FILE"))
 	if spec == "" {
-		t.Skip("set PDFTEXT_BLOCKS=file.pdf:page")
+		t.Skip("set PDFTEXT_BLOCKS=file.pdf:page (a corpus name, or a path with a slash)")
 	}
-	name, num, _ := strings.Cut(spec, ":")
-	page, err := strconv.Atoi(num)
-	if err != nil {
+	i := strings.LastIndex(spec, ":")
+	page, err := strconv.Atoi(spec[i+1:])
+	if i < 0 || err != nil {
 		t.Fatalf("PDFTEXT_BLOCKS=%q: want file.pdf:page", spec)
 	}
-	f, err := os.Open(filepathJoin(t, "corpus", "pdf", name))
+	path := spec[:i]
+	if !strings.Contains(path, "/") {
+		path = filepathJoin(t, "corpus", "pdf", path)
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := open(f, st.Size())
+	rd, err := open(bytesReaderAt(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,9 +70,16 @@ func TestDumpBlocks(t *testing.T) {
 	}
 	fmt.Printf("page %.0fx%.0f\n", pl.width, pl.height)
 	for i, b := range pl.blocks {
-		fmt.Printf("== block %d x[%.1f %.1f] y[%.1f %.1f] size %.1f side=%v\n", i, b.x0, b.x1, b.bottom, b.top, b.size, b.side)
+		fmt.Printf("== block %d x[%.1f %.1f] y[%.1f %.1f] size %.1f side=%v display=%v equation=%v float=%v\n", i, b.x0, b.x1, b.bottom, b.top, b.size, b.side, b.display, b.equation, b.float)
 		for _, l := range b.lines {
 			fmt.Printf("   x[%.1f %.1f] y %.1f s %.1f b=%v | %s\n", l.x0, l.x1, l.y, l.size, l.bold, l.text)
 		}
 	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -256,46 +256,6 @@ print("\n\n".join(out))`
 	return string(out)
 }
 
-// TestDumpBlocksFile is TestDumpBlocks for any PDF, such as the
-// ground-truth documents of the text benchmark:
-// PDFTEXT_BLOCKS_FILE=/path/to/file.pdf:1 go test -run DumpBlocksFile -v
-func TestDumpBlocksFile(t *testing.T) {
-	spec := os.Getenv("PDFTEXT_BLOCKS_FILE")
-	if spec == "" {
-		t.Skip("set PDFTEXT_BLOCKS_FILE=/path/to/file.pdf:page")
-	}
-	i := strings.LastIndex(spec, ":")
-	page, err := strconv.Atoi(spec[i+1:])
-	if i < 0 || err != nil {
-		t.Fatalf("PDFTEXT_BLOCKS_FILE=%q: want /path/to/file.pdf:page", spec)
-	}
-	b, err := os.ReadFile(spec[:i])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := open(bytesReaderAt(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := pageList(rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if page < 1 || page > len(pages) {
-		t.Fatalf("page %d out of 1..%d", page, len(pages))
-	}
-	pl, err := extractPage(pages[page-1], &docFonts{byRef: map[string]*font{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, b := range pl.blocks {
-		fmt.Printf("== block %d x[%.1f %.1f] y[%.1f %.1f] size %.1f side=%v display=%v equation=%v float=%v\n", i, b.x0, b.x1, b.bottom, b.top, b.size, b.side, b.display, b.equation, b.float)
-		for _, l := range b.lines {
-			fmt.Printf("   x[%.1f %.1f] y %.1f s %.1f b=%v | %s\n", l.x0, l.x1, l.y, l.size, l.bold, l.text)
-		}
-	}
-}
-
 // TestOrderFacts checks reading-order facts of the shared PDFs that the
 // layout once got wrong: each fragment must occur in the text after the
 // one before it.
