@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func TestDump(t *testing.T) {
 //	PDFTEXT_BLOCKS=batchnorm.pdf:3 go test -run DumpBlocks -v
 //	PDFTEXT_BLOCKS=../../testdata/groundtruth/onecol-rl.pdf:1 go test -run DumpBlocks -v
 func TestDumpBlocks(t *testing.T) {
-	spec := cmpOr(os.Getenv("PDFTEXT_BLOCKS"), os.Getenv("PDFTEXT_BLOCKS_FILE"))
+	spec := cmp.Or(os.Getenv("PDFTEXT_BLOCKS"), os.Getenv("PDFTEXT_BLOCKS_FILE"))
 	if spec == "" {
 		t.Skip("set PDFTEXT_BLOCKS=file.pdf:page (a corpus name, or a path with a slash)")
 	}
@@ -75,11 +76,4 @@ func TestDumpBlocks(t *testing.T) {
 			fmt.Printf("   x[%.1f %.1f] y %.1f s %.1f b=%v | %s\n", l.x0, l.x1, l.y, l.size, l.bold, l.text)
 		}
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
