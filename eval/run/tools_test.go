@@ -3,7 +3,10 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +19,7 @@ import (
 	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/retrieve/web"
 )
 
 // toolBlock opens each passage after the first in a search_paper result.
@@ -327,5 +331,101 @@ func TestToolModeNeedsToolCalling(t *testing.T) {
 	}
 	if srv.Count() != 1 {
 		t.Errorf("%d requests, want the one preflight", srv.Count())
+	}
+}
+
+// fakeEngine stands in for a search engine (the real providers are tested
+// in retrieve/web): a query holding a question's stem finds that
+// question's page on the loopback page server.
+type fakeEngine struct {
+	qs   []bench.Question
+	base string
+}
+
+func (e fakeEngine) Name() string { return "fake" }
+func (e fakeEngine) Search(_ context.Context, query string, n int) ([]web.Result, error) {
+	for _, q := range e.qs {
+		if strings.Contains(query, q.MCQ.Stem) {
+			return []web.Result{{URL: e.base + "/page/" + q.ID, Title: "Notes on " + q.ID, Snippet: "a page about the question", Rank: 1}}, nil
+		}
+	}
+	return nil, nil
+}
+
+var rightOption = regexp.MustCompile(`The right option is ([A-Z, ]+)\.`)
+
+// tool-search end to end: the model searches, opens the page the engine
+// listed through the guarded fetcher, and answers from the page's text.
+func TestToolSearchSearchesThenOpens(t *testing.T) {
+	qs, st, ix := fixture(t)
+	qs = qs[:3]
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := strings.TrimPrefix(r.URL.Path, "/page/")
+		for _, q := range qs {
+			if q.ID == id {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				fmt.Fprintf(w, "<html><head><title>Notes</title></head><body><article><h1>Notes on the question</h1>"+
+					"<p>These notes discuss the paper the question is about, its method and its results in some detail, so that a reader can check the claims.</p>"+
+					"<p>After reading the paper closely we conclude: The right option is %s.</p></article></body></html>", q.Answer)
+				return
+			}
+		}
+		http.NotFound(w, r)
+	}))
+	defer pages.Close()
+	srv := modeltest.NewServer(t, modeltest.Config{
+		ToolCalls: func(r modeltest.Request) []modeltest.ToolCall {
+			if c := pingCall(r); c != nil {
+				return c
+			}
+			q, ok := askedQuestion(qs, r)
+			tm := toolMessages(r)
+			switch {
+			case !ok:
+				return nil
+			case len(tm) == 0:
+				args, _ := json.Marshal(map[string]string{"query": q.MCQ.Stem})
+				return []modeltest.ToolCall{modeltest.Call("call_s", agent.ToolWebSearch, string(args))}
+			case len(tm) == 1:
+				for _, line := range strings.Split(tm[0].Content, "\n") {
+					if u := strings.TrimSpace(line); strings.HasPrefix(u, "http") {
+						args, _ := json.Marshal(map[string]string{"url": u})
+						return []modeltest.ToolCall{modeltest.Call("call_o", agent.ToolOpenPage, string(args))}
+					}
+				}
+			}
+			return nil
+		},
+		Answer: func(r modeltest.Request) (string, string) {
+			for _, m := range toolMessages(r) {
+				if x := rightOption.FindStringSubmatch(m.Content); x != nil {
+					return "Answer: " + x[1], ""
+				}
+			}
+			return "I found nothing.", ""
+		},
+	})
+	cfg := sampleConfig(t, "fake-model", mode.ToolSearch)
+	cfg.Runs = 1
+	wt := &WebTools{Provider: fakeEngine{qs: qs, base: pages.URL}, Fetcher: web.NewFetcher(web.FetchOptions{AllowPrivate: true, Tokens: 400})}
+	res, err := Run(context.Background(), Options{Config: cfg, Chat: toolChat(t, srv, ""), Corpus: st, Index: ix, Questions: qs, WebTools: wt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range mustRecords(t, cfg.Out, len(qs)) {
+		tr := r.Transcript
+		if r.Error != "" || tr == nil || tr.ToolCalls != 2 || len(tr.Steps) != 3 {
+			t.Fatalf("%s: error %q, transcript %+v", r.QuestionID, r.Error, tr)
+		}
+		open := tr.Steps[1].Calls[0]
+		if open.Name != agent.ToolOpenPage || open.Result.Status != "ok" || !strings.Contains(open.Result.Text, "The right option is") {
+			t.Errorf("%s: open_page %+v", r.QuestionID, open)
+		}
+		if !r.Correct {
+			t.Errorf("%s: output %q, gold %s", r.QuestionID, r.Output, r.Gold)
+		}
+	}
+	if acc := res.Summary.ByMode[mode.ToolSearch].Accuracy; acc != 1 {
+		t.Errorf("tool-search accuracy %.2f, want 1 (every page holds the answer)", acc)
 	}
 }
