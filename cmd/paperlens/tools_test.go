@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/agent"
+	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
@@ -61,6 +63,13 @@ func TestEvalToolPython(t *testing.T) {
 		"--mode", "tool-python", "--runs", "1", "--unsafe-python", "--max-tool-calls", "3", "--out", out, "--home", t.TempDir())
 	if code != 0 {
 		t.Fatalf("eval exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	cfg, err := run.Dir(out).ReadConfig()
+	if err != nil || cfg.MaxToolCalls != 3 || !cfg.UnsafePython {
+		t.Errorf("config.json: max_tool_calls %d, unsafe_python %v (%v); want 3, true", cfg.MaxToolCalls, cfg.UnsafePython, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, run.ToolsFile)); err != nil {
+		t.Errorf("no tool cache in the run folder: %v", err)
 	}
 	recs := readRecords(t, out)
 	if len(recs) != 2 {
