@@ -91,6 +91,8 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.StringVar(&c.WebQuery, "web-query", "", "web query: question+title (ElaipBench default) or question (LPFQA default)")
 	fl.BoolVar(&f.asJSON, "json", false, "print summary.json to stdout (with --dry-run: the plan)")
 	fl.BoolVar(&c.LogPrompts, "log-prompts", false, "keep every prompt exactly as sent (deduplicated, compressed) in RUN/prompts.db; 'paperlens prompt RUN QUESTION' shows it")
+	fl.IntVar(&c.MaxToolCalls, "max-tool-calls", 0, "tool modes: tool calls per question before a last turn forces the answer (default 10)")
+	fl.BoolVar(&c.UnsafePython, "unsafe-python", false, "tool-python: run python3 without the bubblewrap sandbox when bubblewrap is missing (no isolation)")
 	fl.IntVar(&c.Limit, "limit", 0, "evaluate only the first N questions of the file (0: all); for trying a setup before paying for it")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "assemble every prompt and print the calls, prompt tokens (cl100k_base) and, with --price, the cost; send nothing")
 	fl.IntVar(&c.StopAfter, "stop-after-failures", run.DefaultStopAfter, "stop the run when this many model calls in a row failed the same way (negative: never)")
@@ -114,6 +116,11 @@ Modes:
   full+bm25, full+dense,  the paper plus retrieved passages as auxiliary
   full+hybrid             knowledge (ElaipBench's RAG setting)
   oracle                  the gold evidence only: the ceiling for retrieval
+  web, full+web           web results pasted in (question or paper + results)
+  agent                   the question, and a search_paper tool the model calls
+  full+agent              the paper, and the search_paper tool
+  tool-search             web_search + open_page tools (LPFQA's Search setting)
+  tool-python             a sandboxed python tool (LPFQA's code interpreter)
 
 The run folder (--out) holds config.json (everything needed to rerun, no
 secrets), results.jsonl (one record per question, mode and run, appended as
@@ -210,11 +217,14 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	// (opt.Config is refreshed below whenever c gains a field.)
 
 	needCorpus, needIndex, needWeb := c.Model == "ir", c.Model == "ir", false
+	needWebTools := false
 	for _, name := range c.Modes {
 		m, _ := mode.Lookup(name) // c.Validate checked the names
 		// The corpus web provider searches the indexed corpus.
-		webIndex := m.NeedsWeb() && c.WebProvider == "corpus"
-		needWeb = needWeb || m.NeedsWeb()
+		webIndex := m.Web && c.WebProvider == "corpus"
+		// tool-search's tools call the engine themselves (newWebTools).
+		needWeb = needWeb || m.Web
+		needWebTools = needWebTools || m.HasTool(mode.ToolWebSearch)
 		needIndex = needIndex || m.NeedsIndex() || webIndex
 		needCorpus = needCorpus || m.NeedsPaper() || m.NeedsIndex() || webIndex
 	}
@@ -254,6 +264,16 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 			defer closer.Close()
 		}
 		opt.Web = ws
+	}
+	if needWebTools && !f.dryRun && !c.Offline() {
+		wt, closer, err := newWebTools(c, f)
+		if err != nil {
+			return run.Result{}, nil, err
+		}
+		if closer != nil {
+			defer closer.Close()
+		}
+		opt.WebTools = wt
 	}
 	if f.dryRun {
 		p, err := run.DryRun(ctx, opt)

@@ -61,7 +61,16 @@ server. Point it at a real model with --models and --base-url.`,
 					"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
 			}
 			if f.modes == "" {
-				f.modes = strings.Join(mode.Names(), ",")
+				// Every mode but the tool modes, which need a model
+				// that calls tools (and a search engine, a sandbox):
+				// they are asked for by name.
+				var names []string
+				for _, m := range mode.All() {
+					if !m.UsesTools() {
+						names = append(names, m.Name)
+					}
+				}
+				f.modes = strings.Join(names, ",")
 			}
 			exclude, err := parseExcludeKinds(f.cfg.ExcludeKinds)
 			if err != nil {

@@ -28,6 +28,20 @@ const (
 	Oracle     = "oracle"   // gold evidence only: the ceiling for retrieval
 	Web        = "web"      // question + web snippets
 	FullWeb    = "full+web" // paper + web snippets
+	// The tool modes (issue 15): the model calls tools itself.
+	Agent      = "agent"       // question + search_paper, no paper in context
+	FullAgent  = "full+agent"  // paper + search_paper
+	ToolSearch = "tool-search" // web_search + open_page (LPFQA's Search setting)
+	ToolPython = "tool-python" // python (LPFQA's code-interpreter setting)
+)
+
+// Tool names (eval/agent's fixed names; kept here as strings so that this
+// package stays free of the agent's dependencies).
+const (
+	ToolSearchPaper = "search_paper"
+	ToolWebSearch   = "web_search"
+	ToolOpenPage    = "open_page"
+	ToolPythonCell  = "python"
 )
 
 // Mode is one mode: the parts of its context and how it is shown.
@@ -39,6 +53,9 @@ type Mode struct {
 	Retriever string // the index retriever whose top-k passages it gets ("" for none)
 	Oracle    bool   // the question's gold evidence
 	Web       bool   // web search results
+	// Tools are the tools the model may call (eval/agent's names): the
+	// runner builds them per question and runs the tool loop.
+	Tools []string
 	// Baseline is the mode with the same context minus what is retrieved
 	// ("" when nothing is): what this mode adds is measured against it,
 	// and a dry run that fetches no web results stands it in for a web
@@ -57,14 +74,22 @@ func (m Mode) NeedsPaper() bool { return m.Paper }
 
 // NeedsIndex reports whether the mode retrieves passages, so the corpus
 // and the retrieval index must be open.
-func (m Mode) NeedsIndex() bool { return m.Retriever != "" }
+func (m Mode) NeedsIndex() bool { return m.Retriever != "" || m.HasTool(ToolSearchPaper) }
 
 // NeedsWeb reports whether the mode searches the web (--web-provider).
-func (m Mode) NeedsWeb() bool { return m.Web }
+func (m Mode) NeedsWeb() bool { return m.Web || m.HasTool(ToolWebSearch) }
+
+// UsesTools reports whether the model calls tools in this mode.
+func (m Mode) UsesTools() bool { return len(m.Tools) > 0 }
+
+// HasTool reports whether the mode offers the named tool.
+func (m Mode) HasTool(name string) bool { return slices.Contains(m.Tools, name) }
 
 // Retrieves reports whether part of the context is retrieved (passages or
 // web results): the modes whose answers can gain or lose against Baseline.
-func (m Mode) Retrieves() bool { return m.Retriever != "" || m.Web }
+// A tool mode counts: what the tools bring is measured against the
+// same context without them.
+func (m Mode) Retrieves() bool { return m.Retriever != "" || m.Web || m.UsesTools() }
 
 // Order is the mode's place in reports (registered modes come first, in
 // table order).
@@ -83,6 +108,10 @@ var table = []Mode{
 	{Name: Oracle, Oracle: true, Kind: "gold evidence only"},
 	{Name: Web, Web: true, Baseline: ClosedBook, Kind: "web results"},
 	{Name: FullWeb, Paper: true, Web: true, Baseline: Full, Kind: "whole paper + web results"},
+	{Name: Agent, Tools: []string{ToolSearchPaper}, Baseline: ClosedBook, Kind: "question + search_paper tool"},
+	{Name: FullAgent, Paper: true, Tools: []string{ToolSearchPaper}, Baseline: Full, Kind: "whole paper + search_paper tool"},
+	{Name: ToolSearch, Tools: []string{ToolWebSearch, ToolOpenPage}, Baseline: ClosedBook, Kind: "web_search + open_page tools"},
+	{Name: ToolPython, Tools: []string{ToolPythonCell}, Baseline: ClosedBook, Kind: "python tool"},
 }
 
 // registry indexes the table; tests add modes to it (see register).
@@ -132,8 +161,12 @@ func check(m Mode) error {
 		return fmt.Errorf("mode %q is registered twice", m.Name)
 	case m.Kind == "":
 		return fmt.Errorf("mode %q has no kind", m.Name)
-	case btoi(m.Retriever != "")+btoi(m.Oracle)+btoi(m.Web) > 1:
-		return fmt.Errorf("mode %q: a mode gets passages, gold evidence or web results, not several", m.Name)
+	case btoi(m.Retriever != "")+btoi(m.Oracle)+btoi(m.Web)+btoi(m.UsesTools()) > 1:
+		return fmt.Errorf("mode %q: a mode gets passages, gold evidence, web results or tools, not several", m.Name)
+	case slices.ContainsFunc(m.Tools, func(t string) bool {
+		return !slices.Contains([]string{ToolSearchPaper, ToolWebSearch, ToolOpenPage, ToolPythonCell}, t)
+	}):
+		return fmt.Errorf("mode %q: unknown tool in %v: use %s, %s, %s or %s", m.Name, m.Tools, ToolSearchPaper, ToolWebSearch, ToolOpenPage, ToolPythonCell)
 	case m.Retrieves() != (m.Baseline != ""):
 		return fmt.Errorf("mode %q: a baseline is required exactly when the mode retrieves", m.Name)
 	case m.Baseline != "" && registry.byName[m.Baseline].Name == "":

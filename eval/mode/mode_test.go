@@ -19,7 +19,8 @@ import (
 
 // The names are fixed: config.json, records and summaries hold them.
 func TestNamesInReportOrder(t *testing.T) {
-	want := []string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "oracle", "web", "full+web"}
+	want := []string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "oracle", "web", "full+web",
+		"agent", "full+agent", "tool-search", "tool-python"}
 	if got := mode.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -51,6 +52,13 @@ func TestTable(t *testing.T) {
 		{"oracle", "", "", "gold evidence only", false, false, false, false},
 		{"web", "", "closed-book", "web results", false, false, true, true},
 		{"full+web", "", "full", "whole paper + web results", true, false, true, true},
+		// The tool modes: search_paper needs the index, web_search the
+		// provider; what the tools add is measured against the same
+		// context without them.
+		{"agent", "", "closed-book", "question + search_paper tool", false, true, false, true},
+		{"full+agent", "", "full", "whole paper + search_paper tool", true, true, false, true},
+		{"tool-search", "", "closed-book", "web_search + open_page tools", false, false, true, true},
+		{"tool-python", "", "closed-book", "python tool", false, false, false, true},
 	} {
 		m, err := mode.Get(c.name)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/model"
 )
@@ -96,6 +97,13 @@ type Config struct {
 	Limit int `json:"limit,omitempty"`
 	// LogPrompts stores each prompt exactly as sent (prompts.db).
 	LogPrompts bool `json:"log_prompts,omitempty"`
+	// MaxToolCalls caps the tool calls of one question in a tool mode
+	// (--max-tool-calls; 10 when a tool mode is asked for); then one last
+	// turn with tool_choice "none" forces the answer.
+	MaxToolCalls int `json:"max_tool_calls,omitempty"`
+	// UnsafePython runs the python tool without bubblewrap when it is
+	// missing (--unsafe-python).
+	UnsafePython bool `json:"unsafe_python,omitempty"`
 
 	// Provenance: what made the run, so that a folder describes itself.
 	// Data, Papers, Home and Out are absolute paths.
@@ -252,6 +260,9 @@ func (c *Config) Defaults(set Flags) {
 			c.Modes = []string{ClosedBook, Full, FullBM25, FullDense, FullHybrid, ModeHybrid, Oracle}
 		}
 	}
+	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
+		c.MaxToolCalls = agent.DefaultMaxToolCalls
+	}
 	reasoning := c.Paradigm == Reasoning
 	if !set("temperature") && !reasoning {
 		t := 0.1
@@ -324,6 +335,9 @@ func (c *Config) Validate() error {
 		if _, err := mode.Get(m); err != nil {
 			return err
 		}
+	}
+	if c.MaxToolCalls < 0 {
+		return fmt.Errorf("--max-tool-calls %d: use a positive number", c.MaxToolCalls)
 	}
 	if c.Order != "score" && c.Order != "document" {
 		return fmt.Errorf("--order %q: use score or document", c.Order)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/model"
 )
@@ -66,6 +67,9 @@ type Record struct {
 	// PromptSHA256 names the exact messages sent, kept in prompts.db when
 	// the run was made with --log-prompts (ReadPrompt reads them).
 	PromptSHA256 string `json:"prompt_sha256,omitempty"`
+	// Transcript is a tool mode's whole exchange: each model turn, each
+	// tool call with its arguments and result, the cap if it cut in.
+	Transcript *agent.Transcript `json:"transcript,omitempty"`
 }
 
 // WebItem is one web result a question got (fixed JSON).

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
 	"github.com/paperlens/paperlens/eval/mode"
@@ -35,6 +36,7 @@ type Options struct {
 	Corpus    *corpus.Store // needed by paper and retrieval modes
 	Index     Retrievers    // needed by retrieval modes and the ir baseline
 	Web       WebSearch     // web modes: searches the web (or a stand-in) for a query
+	WebTools  *WebTools     // tool-search: the engine and fetcher its tools call
 	Questions []bench.Question
 	Log       io.Writer      // per-question problems; nil = discard
 	Progress  func(Progress) // called after each record, from the workers
@@ -173,7 +175,16 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	sv, err := newSolver(opt)
+	var tc agent.ToolCache // nil: no tool mode
+	if len(toolModes(cfg.Modes)) > 0 && !cfg.Offline() {
+		fc, err := agent.OpenFileCache(dir.path(ToolsFile))
+		if err != nil {
+			return Result{}, fmt.Errorf("open the tool cache: %w", err)
+		}
+		defer fc.Close()
+		tc = fc
+	}
+	sv, err := newSolver(opt, tc)
 	if err != nil {
 		return Result{}, err
 	}
@@ -200,6 +211,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		if err := opt.Preflight(ctx); err != nil {
 			return res, err
 		}
+	}
+	if err := checkToolModes(ctx, opt, jobs); err != nil {
+		return res, err
 	}
 	w, err := dir.appendRecords()
 	if err != nil {
@@ -438,6 +452,10 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 	ans, err := sv.solve(ctx, q, name, run, bt)
 	r.Output, r.Reasoning, r.Usage, r.LatencyMS, r.Cached, r.Attempts = ans.output, ans.reasoning, ans.usage, ans.latency.Milliseconds(), ans.cached, ans.attempts
 	r.FinishReason = ans.finish
+	if ans.transcript != nil {
+		r.Transcript = ans.transcript
+		b.toolEvidence(q, ans.transcript, &r)
+	}
 	if err != nil {
 		r.Error = err.Error()
 		return r, refused(err, ""), err
@@ -633,6 +651,7 @@ func contextDiff(old, cur Config) string {
 	num("web-results", old.WebResults, cur.WebResults)
 	num("web-tokens", old.WebTokens, cur.WebTokens)
 	str("web-query", old.WebQuery, cur.WebQuery)
+	num("max-tool-calls", old.MaxToolCalls, cur.MaxToolCalls)
 	return strings.Join(diffs, "; ")
 }
 
@@ -689,7 +708,7 @@ func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Recor
 	if err != nil {
 		return Record{}, nil, err
 	}
-	sv, err := newSolver(opt)
+	sv, err := newSolver(opt, nil)
 	if err != nil {
 		return Record{}, nil, err
 	}
@@ -704,7 +723,7 @@ func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Recor
 
 // newSolver picks the solver for the configured model: an offline baseline
 // or the model client.
-func newSolver(opt Options) (solver, error) {
+func newSolver(opt Options, tc agent.ToolCache) (solver, error) {
 	cfg := opt.Config
 	switch cfg.Model {
 	case "random":
@@ -718,5 +737,5 @@ func newSolver(opt Options) (solver, error) {
 	if opt.Chat == nil {
 		return nil, fmt.Errorf("no model client for %s", cfg.Model)
 	}
-	return llmSolver{chat: opt.Chat, cfg: cfg, header: opt.Header}, nil
+	return llmSolver{chat: opt.Chat, cfg: cfg, header: opt.Header, ix: opt.Index, web: opt.WebTools, toolCache: tc}, nil
 }

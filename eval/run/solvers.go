@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 )
@@ -25,6 +27,7 @@ type answer struct {
 	cached            bool
 	attempts          int
 	finish            string
+	transcript        *agent.Transcript // tool modes: the whole exchange
 }
 
 // solver answers one question under one mode and run.
@@ -37,9 +40,17 @@ type llmSolver struct {
 	chat   model.Chat
 	cfg    Config
 	header http.Header
+	// For the tool modes: the index search_paper searches, the web
+	// tools, and the run's tool cache (nil: none).
+	ix        Retrievers
+	web       *WebTools
+	toolCache agent.ToolCache
 }
 
-func (s llmSolver) solve(ctx context.Context, q bench.Question, mode string, run int, b built) (answer, error) {
+func (s llmSolver) solve(ctx context.Context, q bench.Question, name string, run int, b built) (answer, error) {
+	if m, _ := mode.Lookup(name); m.UsesTools() {
+		return s.solveTools(ctx, q, m, run, b)
+	}
 	resp, err := s.chat.Complete(ctx, s.cfg.Sampling.Request(s.cfg.Model, b.messages, run, s.header))
 	if err != nil {
 		return answer{attempts: resp.Attempts}, err

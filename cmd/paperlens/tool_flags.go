@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/retrieve/web"
+)
+
+// newWebTools builds what tool-search's web_search and open_page call: the
+// engine of --web-provider and the guarded fetcher, its pages parsed in
+// worker processes. Results are not hidden by paper (the web modes' own
+// paper filter is internal to retrieve/web); replay comes from the run's
+// tool cache.
+func newWebTools(c run.Config, f *evalFlags) (*run.WebTools, io.Closer, error) {
+	var p web.Provider
+	var err error
+	switch c.WebProvider {
+	case "google":
+		p, err = web.GoogleFromEnv()
+	case "brave":
+		p, err = web.BraveFromEnv()
+	case "searxng":
+		if f.searxngURL != "" {
+			p = web.NewSearXNG(f.searxngURL, nil)
+		} else {
+			p, err = web.SearXNGFromEnv()
+		}
+	default:
+		return nil, nil, fmt.Errorf("mode tool-search calls a search engine itself: use --web-provider searxng, google or brave (not %q)", c.WebProvider)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	fo := web.FetchOptions{Tokens: c.WebTokens, AllowPrivate: f.allowPrivate}
+	var closer io.Closer
+	x, err := ingest.NewPageExtractor(nil, runtime.GOMAXPROCS(0), isolation.timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	if x != nil {
+		fo.Extract, closer = x.Extract, x
+	}
+	return &run.WebTools{Provider: p, Fetcher: web.NewFetcher(fo)}, closer, nil
+}
