@@ -63,7 +63,8 @@ type modeCol struct {
 	Oracle        string
 	Retrievers    string
 	RecallPercent string
-	GoldUnknown   string // why the retrieved gold cannot be told
+	GoldUnknown   string          // why the retrieved gold cannot be told
+	Transcript    *transcriptView // tool modes: the exchange step by step
 }
 
 type questionData struct {
@@ -170,6 +171,7 @@ func (c *questionCtx) column(m string) modeCol {
 	if (len(col.Passages) > 0 || spec.NeedsIndex()) && c.gold != nil && !c.gold.Empty() {
 		c.notRetrieved(&col, got)
 	}
+	col.Transcript = c.transcript(rec.Transcript)
 	for _, w := range rec.Web {
 		col.Web = append(col.Web, webView{WebItem: w, Href: safeHref(w.URL)})
 	}

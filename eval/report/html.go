@@ -27,6 +27,8 @@ type page struct {
 	TokensOut int    // modes left off the chart: no token count at all
 	ReasonBy  []reasonByTable
 	Flips     []flipPair
+	Tools     []toolRow
+	CallBkts  []string
 	// Incomplete says, per run with records missing, how many and whether
 	// its numbers were computed here from the records.
 	Incomplete []string
@@ -47,7 +49,7 @@ func build(runs []Run) (*page, error) {
 	labs := labels(runs)
 	cols := make([]string, len(runs))
 	p := &page{H: map[string]string{"acc": hAccuracy, "effect": hEffect, "recall": hRecall, "reason": hReasoning, "miss": hMiss,
-		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips}, Buckets: bucketNames}
+		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools}, Buckets: bucketNames}
 	for i, r := range runs {
 		cols[i] = colour(i)
 		s := r.Summary
@@ -83,6 +85,7 @@ func build(runs []Run) (*page, error) {
 	}
 	p.ReasonBy = buildReasonBy(runs, labs)
 	p.Flips = buildFlips(runs, labs)
+	p.Tools, p.CallBkts = buildTools(runs, labs), callBuckets
 	p.Recall = buildRecall(runs, labs)
 	if len(p.Recall) > 0 {
 		var ms, cs []string
@@ -237,6 +240,11 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 <table><tr><th class="l">model</th>{{range .Miss.Modes}}<th>{{.}}</th>{{end}}</tr>
 {{range .Miss.Rows}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-</body></html>
+{{if .Tools}}<h2>9. {{.H.tools}}</h2>
+<p class="note">Tool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).</p>
+<table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool</th>{{range .CallBkts}}<th>{{.}} calls</th>{{end}}</tr>
+{{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}</body></html>
 `))
 })

@@ -147,6 +147,17 @@ func Markdown(w io.Writer, runs []Run) error {
 	for _, r := range p.Miss.Rows {
 		run.MarkdownRow(&b, append([]string{md(r.Model)}, r.Cells...)...)
 	}
+	if tr := p.Tools; len(tr) > 0 {
+		fmt.Fprintf(&b, "\n## 9. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
+		head = []string{"model", "mode", "n", "calls/q", "no tool"}
+		for _, c := range callBuckets {
+			head = append(head, c+" calls")
+		}
+		run.MarkdownHead(&b, head...)
+		for _, r := range tr {
+			run.MarkdownRow(&b, append([]string{md(r.Model), md(r.Mode), fmt.Sprint(r.N), r.MeanCalls, r.NoTool}, r.ByCalls...)...)
+		}
+	}
 	_, err = io.WriteString(w, b.String())
 	return err
 }
