@@ -16,22 +16,12 @@ import (
 // paper filter is internal to retrieve/web); replay comes from the run's
 // tool cache.
 func newWebTools(c run.Config, f *evalFlags) (*run.WebTools, io.Closer, error) {
-	var p web.Provider
-	var err error
 	switch c.WebProvider {
-	case "google":
-		p, err = web.GoogleFromEnv()
-	case "brave":
-		p, err = web.BraveFromEnv()
-	case "searxng":
-		if f.searxngURL != "" {
-			p = web.NewSearXNG(f.searxngURL, nil)
-		} else {
-			p, err = web.SearXNGFromEnv()
-		}
+	case "google", "brave", "searxng":
 	default:
 		return nil, nil, fmt.Errorf("mode tool-search calls a search engine itself: use --web-provider searxng, google or brave (not %q)", c.WebProvider)
 	}
+	p, err := remoteProvider(c.WebProvider, f.searxngURL)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,19 +42,7 @@ func remoteWebSearch(c run.Config, f *evalFlags, st *corpus.Store) (run.WebSearc
 	}
 	s := &web.Searcher{Cache: cache, Replay: c.WebReplay, Results: c.WebResults, Fetcher: web.NewFetcher(fo)}
 	if !c.WebReplay {
-		var p web.Provider
-		switch c.WebProvider {
-		case "google":
-			p, err = web.GoogleFromEnv()
-		case "brave":
-			p, err = web.BraveFromEnv()
-		case "searxng":
-			if f.searxngURL != "" {
-				p = web.NewSearXNG(f.searxngURL, nil)
-			} else {
-				p, err = web.SearXNGFromEnv()
-			}
-		}
+		p, err := remoteProvider(c.WebProvider, f.searxngURL)
 		if err != nil {
 			if closer != nil {
 				closer.Close()
@@ -81,4 +69,22 @@ func remoteWebSearch(c run.Config, f *evalFlags, st *corpus.Store) (run.WebSearc
 		return out, nil
 	}
 	return search, closer, nil
+}
+
+// remoteProvider is the search engine named by --web-provider (google,
+// brave or searxng, which --searxng-url overrides), with its key from the
+// environment; nil for any other name.
+func remoteProvider(name, searxngURL string) (web.Provider, error) {
+	switch name {
+	case "google":
+		return web.GoogleFromEnv()
+	case "brave":
+		return web.BraveFromEnv()
+	case "searxng":
+		if searxngURL != "" {
+			return web.NewSearXNG(searxngURL, nil), nil
+		}
+		return web.SearXNGFromEnv()
+	}
+	return nil, nil
 }
