@@ -185,13 +185,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Fatalf("question list in the browser:\n%.3000s", list)
 	}
 	// Find a question whose bm25 passages hold gold evidence.
-	var qurl string
-	for _, m := range regexp.MustCompile(`href="(/r/1/q/[^"]+)"`).FindAllStringSubmatch(list, -1) {
-		if _, body := httpGet(t, base+m[1]); strings.Contains(body, `class="passage gold"`) {
-			qurl = base + m[1]
-			break
-		}
-	}
+	qurl := questionShowing(t, base, list, `class="passage gold"`)
 	if qurl == "" {
 		t.Fatal("no question page shows a retrieved passage holding gold evidence")
 	}
@@ -487,4 +481,16 @@ func TestInterruptedRunReportAndServe(t *testing.T) {
 	if _, list := httpGet(t, base+"/r/1/"); !strings.Contains(list, want) || !strings.Contains(list, "of 37 questions") {
 		t.Errorf("the run's question list does not mark it incomplete or lacks the dataset's questions:\n%.3000s", list)
 	}
+}
+
+// questionShowing returns the URL of the first question page linked from a
+// run's question list whose HTML holds marker, or "" when none does.
+func questionShowing(t *testing.T, base, list, marker string) string {
+	t.Helper()
+	for _, m := range regexp.MustCompile(`href="(/r/1/q/[^"]+)"`).FindAllStringSubmatch(list, -1) {
+		if _, body := httpGet(t, base+m[1]); strings.Contains(body, marker) {
+			return base + m[1]
+		}
+	}
+	return ""
 }

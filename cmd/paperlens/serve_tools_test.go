@@ -55,13 +55,7 @@ func TestServeToolTranscriptInBrowser(t *testing.T) {
 	}
 	base := startServe(t, out)
 	_, list := httpGet(t, base+"/r/1/")
-	var qurl string
-	for _, m := range regexp.MustCompile(`href="(/r/1/q/[^"]+)"`).FindAllStringSubmatch(list, -1) {
-		if _, body := httpGet(t, base+m[1]); strings.Contains(body, `class="passage tool-call gold"`) {
-			qurl = base + m[1]
-			break
-		}
-	}
+	qurl := questionShowing(t, base, list, `class="passage tool-call gold"`)
 	if qurl == "" {
 		t.Fatal("no question page shows a search_paper result holding gold evidence")
 	}
