@@ -3,11 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/run"
@@ -104,5 +110,190 @@ func TestEvalToolModeWithoutToolSupport(t *testing.T) {
 	}
 	if n := countLines(filepath.Join(out, "results.jsonl")); n != 0 {
 		t.Errorf("%d records written", n)
+	}
+}
+
+// webAsker stands in for a model in LPFQA's Search setting: for question i
+// it calls web_search with the question, then open_page on the first URL
+// the search returned, then answers with the option the page names.
+func webAsker() modeltest.Config {
+	tools := func(r modeltest.Request) (out []modeltest.Message) {
+		for _, m := range r.Messages {
+			if m.Role == "tool" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return modeltest.Config{
+		ToolCalls: func(r modeltest.Request) []modeltest.ToolCall {
+			for _, t := range r.Tools {
+				if strings.Contains(string(t), `"name":"ping"`) {
+					return []modeltest.ToolCall{modeltest.Call("call_ping", "ping", `{"text":"ok"}`)}
+				}
+			}
+			tm := tools(r)
+			switch len(tm) {
+			case 0:
+				q := r.Messages[len(r.Messages)-1].Content
+				if at := strings.Index(q, "Question number "); at >= 0 {
+					q = q[at:]
+					if end := strings.Index(q, "?"); end > 0 {
+						q = q[:end]
+					}
+				}
+				args, _ := json.Marshal(map[string]string{"query": q})
+				return []modeltest.ToolCall{modeltest.Call("call_s", agent.ToolWebSearch, string(args))}
+			case 1:
+				for _, line := range strings.Split(tm[0].Content, "\n") {
+					if u := strings.TrimSpace(line); strings.HasPrefix(u, "http") {
+						args, _ := json.Marshal(map[string]string{"url": u})
+						return []modeltest.ToolCall{modeltest.Call("call_o", agent.ToolOpenPage, string(args))}
+					}
+				}
+			}
+			return nil
+		},
+		Answer: func(r modeltest.Request) (string, string) {
+			for _, m := range tools(r) {
+				if at := strings.Index(m.Content, "The right option is "); at >= 0 && at+21 <= len(m.Content) {
+					return "Answer: " + m.Content[at+20:at+21], ""
+				}
+			}
+			return "I found nothing.", ""
+		},
+	}
+}
+
+// tool-search killed with SIGKILL while four questions wait on open_page,
+// then rerun. Those questions had finished two model turns and a search
+// each; the rerun asks the model nothing it was asked before and sends no
+// search twice. Only the four unfinished page fetches are made again. The
+// loopback servers stand in for an OpenAI-compatible chat API, SearXNG's
+// JSON API and the web pages it finds.
+func TestEvalToolModeKilledAndRerun(t *testing.T) {
+	t.Parallel()
+	const n, held = 24, 12 // pages of questions from number held on wait until the kill
+	var mu sync.Mutex
+	searches, pagesServed := map[int]int{}, map[int]int{} // by question number
+	var waiting, killed atomic.Int32
+	release := make(chan struct{})
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/page/"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if i >= held && killed.Load() == 0 {
+			waiting.Add(1)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			waiting.Add(-1)
+			return // the client was killed while this page was held
+		}
+		mu.Lock()
+		pagesServed[i]++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<html><head><title>Notes %d</title></head><body><article><h1>Notes on question %d</h1>"+
+			"<p>These notes discuss the question, its options and the reasoning behind each of them, so that a reader can check the claim.</p>"+
+			"<p>After reading closely we conclude: The right option is %c.</p></article></body></html>", i, i, "ABCD"[i%4])
+	}))
+	defer pages.Close()
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query().Get("q")
+		var i int
+		if _, err := fmt.Sscanf(q, "Question number %d", &i); err != nil {
+			http.Error(w, "unexpected query "+q, 400)
+			return
+		}
+		mu.Lock()
+		searches[i]++
+		mu.Unlock()
+		fmt.Fprintf(w, `{"results":[{"url":%q,"title":"Notes","content":"notes on the question"}]}`, fmt.Sprintf("%s/page/%d", pages.URL, i))
+	}))
+	defer searx.Close()
+	srv := modeltest.NewServer(t, webAsker())
+	data := writeQuestions(t, n)
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
+		"--mode", "tool-search", "--runs", "1", "--concurrency", "4", "--web-provider", "searxng", "--searxng-url", searx.URL,
+		"--allow-private-hosts", "--out", out, "--home", t.TempDir()}
+
+	c := command(args...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for waiting.Load() < 4 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	held4 := waiting.Load() >= 4
+	_ = c.Process.Signal(syscall.SIGKILL)
+	_ = c.Wait()
+	killed.Store(1)
+	close(release)
+	if !held4 {
+		t.Fatalf("only %d questions reached open_page in a minute", waiting.Load())
+	}
+	before := readRecords(t, out)
+	if len(before) == 0 || len(before) > n-4 {
+		t.Fatalf("%d records at the kill; want a run killed part-way", len(before))
+	}
+	servedBefore := srv.Served()
+	mu.Lock()
+	searchesBefore := len(searches)
+	mu.Unlock()
+	midway := 0 // questions whose search ran but that were not recorded
+	recorded := map[string]bool{}
+	for _, r := range before {
+		recorded[r.QuestionID] = true
+	}
+	for i := 0; i < n; i++ {
+		mu.Lock()
+		s := searches[i]
+		mu.Unlock()
+		if s == 1 && !recorded[fmt.Sprintf("q%03d", i)] {
+			midway++
+		}
+	}
+	if midway < 4 {
+		t.Fatalf("%d questions were mid-way at the kill, want at least 4", midway)
+	}
+
+	if _, errOut, code := paperlens(t, args...); code != 0 {
+		t.Fatalf("rerun: exit %d: %s", code, errOut)
+	}
+	after := readRecords(t, out)
+	if len(after) != n {
+		t.Fatalf("%d records after the rerun, want %d", len(after), n)
+	}
+	for prompt, k := range srv.Served() {
+		if k > 1 && strings.Contains(prompt, "Question number ") {
+			t.Errorf("asked the model %d times (%d before the kill): %.120q", k, servedBefore[prompt], prompt)
+		}
+	}
+	mu.Lock()
+	for q, k := range searches {
+		if k != 1 {
+			t.Errorf("searched for question %d %d times", q, k)
+		}
+	}
+	if len(searches) != n || searchesBefore < len(before)+4 {
+		t.Errorf("%d searches in all (%d before the kill, %d records then), want %d", len(searches), searchesBefore, len(before), n)
+	}
+	for i, k := range pagesServed {
+		if k != 1 {
+			t.Errorf("page %d served %d times", i, k)
+		}
+	}
+	mu.Unlock()
+	for _, r := range after {
+		tr := r.Transcript
+		if r.Error != "" || !r.Correct || tr == nil || tr.ToolCalls != 2 {
+			t.Errorf("%s: error %q, output %q, gold %s, transcript %+v", r.QuestionID, r.Error, r.Output, r.Gold, tr)
+		}
 	}
 }
