@@ -266,7 +266,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		opt.Web = ws
 	}
 	if needWebTools && !f.dryRun && !c.Offline() {
-		wt, closer, err := newWebTools(c, f)
+		wt, closer, err := newWebTools(c, f, opt.Corpus)
 		if err != nil {
 			return run.Result{}, nil, err
 		}

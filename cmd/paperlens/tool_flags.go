@@ -7,15 +7,15 @@ import (
 
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/web"
 )
 
 // newWebTools builds what tool-search's web_search and open_page call: the
 // engine of --web-provider and the guarded fetcher, its pages parsed in
-// worker processes. Results are not hidden by paper (the web modes' own
-// paper filter is internal to retrieve/web); replay comes from the run's
-// tool cache.
-func newWebTools(c run.Config, f *evalFlags) (*run.WebTools, io.Closer, error) {
+// worker processes. As in the web modes, the question's own paper is left
+// out: st gives its title. Replay comes from the run's tool cache.
+func newWebTools(c run.Config, f *evalFlags, st *corpus.Store) (*run.WebTools, io.Closer, error) {
 	switch c.WebProvider {
 	case "google", "brave", "searxng":
 	default:
@@ -34,5 +34,14 @@ func newWebTools(c run.Config, f *evalFlags) (*run.WebTools, io.Closer, error) {
 	if x != nil {
 		fo.Extract, closer = x.Extract, x
 	}
-	return &run.WebTools{Provider: p, Fetcher: web.NewFetcher(fo)}, closer, nil
+	wt := &run.WebTools{Provider: p, Fetcher: web.NewFetcher(fo)}
+	if st != nil {
+		wt.Title = func(id string) string {
+			if d, err := st.Doc(id); err == nil {
+				return d.Title
+			}
+			return ""
+		}
+	}
+	return wt, closer, nil
 }

@@ -130,7 +130,11 @@ func (w *WebSearch) Call(ctx context.Context, args json.RawMessage) (Result, err
 	if n <= 0 {
 		n = 5
 	}
-	rs, err := w.Provider.Search(ctx, q, n)
+	want := n
+	if w.Skip != nil {
+		want += 2 // the own paper, often first, and its PDF
+	}
+	rs, err := w.Provider.Search(ctx, q, want)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, err
@@ -167,7 +171,14 @@ type OpenPage struct {
 	Fetcher *web.Fetcher
 	// Tokens cuts the text (--web-tokens); 0 keeps the fetcher's own cut.
 	Tokens int
+	// Skip, when set, refuses a page (the question's own paper), by its
+	// URL before fetching and by its title after.
+	Skip func(web.Result) bool
 }
+
+// StatusOwn is the status of a web_search result list or open_page call
+// that left out the question's own paper.
+const StatusOwn = web.StatusOwn
 
 func (o *OpenPage) Name() string { return ToolOpenPage }
 func (o *OpenPage) Description() string {
@@ -183,11 +194,22 @@ func (o *OpenPage) Call(ctx context.Context, args json.RawMessage) (Result, erro
 	if bad != nil {
 		return *bad, nil
 	}
+	r := Result{URLs: []string{u}}
+	own := func() (Result, error) {
+		r.Status = StatusOwn
+		r.Text = fmt.Sprintf("Not opened: %s is the paper the question is about, which this setting leaves out.", u)
+		return r, nil
+	}
+	if o.Skip != nil && o.Skip(web.Result{URL: u}) {
+		return own()
+	}
 	d := o.Fetcher.Fetch(ctx, web.Result{URL: u})
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
-	r := Result{URLs: []string{u}}
+	if d.Status == web.StatusOK && o.Skip != nil && o.Skip(web.Result{URL: u, Title: d.Title}) {
+		return own()
+	}
 	switch d.Status {
 	case web.StatusOK:
 		text := d.Text

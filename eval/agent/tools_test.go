@@ -172,6 +172,15 @@ func TestOpenPage(t *testing.T) {
 		{"loopback refused by the guard", &agent.OpenPage{Fetcher: guarded}, `{"url":"` + site.URL + `/momentum"}`, "refused", "blocked"},
 		{"file scheme", &agent.OpenPage{Fetcher: guarded}, `{"url":"file:///etc/passwd"}`, "refused", "blocked"},
 		{"no url", &agent.OpenPage{Fetcher: guarded}, `{"link":"x"}`, "bad arguments", `"url"`},
+		// The question's own paper: known by its id in the URL, it is not
+		// fetched (the URL would 404); known by its title, it is refused
+		// once fetched.
+		{"own paper by URL", &agent.OpenPage{Fetcher: loopback, Skip: web.Own{ID: "momentum-notes-2017"}.Matches},
+			`{"url":"` + site.URL + `/momentum-notes-2017.pdf"}`, agent.StatusOwn, "the paper the question is about"},
+		{"own paper by title", &agent.OpenPage{Fetcher: loopback, Skip: web.Own{Title: "Why Momentum Really Works"}.Matches},
+			`{"url":"` + site.URL + `/momentum"}`, agent.StatusOwn, "the paper the question is about"},
+		{"another paper's title", &agent.OpenPage{Fetcher: loopback, Tokens: 200, Skip: web.Own{Title: "How to Use t-SNE Effectively"}.Matches},
+			`{"url":"` + site.URL + `/momentum"}`, "ok", "momentum"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,8 +26,23 @@ const ToolsFile = "tools.db"
 type WebTools struct {
 	Provider web.Provider
 	Fetcher  *web.Fetcher
-	// Skip, when set, hides results (the question's own paper).
-	Skip func(web.Result) bool
+	// Title, when set, gives a paper's title. web_search then hides the
+	// question's own paper (by its id in a URL, or its title) and
+	// open_page refuses it, as the web modes leave it out.
+	Title func(paperID string) string
+}
+
+// skip is what a question's web tools hide: its own paper, when it has
+// one.
+func (w *WebTools) skip(q bench.Question) func(web.Result) bool {
+	if q.PaperID == "" {
+		return nil
+	}
+	own := web.Own{ID: q.PaperID}
+	if w.Title != nil {
+		own.Title = w.Title(q.PaperID)
+	}
+	return own.Matches
 }
 
 // toolModes are the configured modes in which the model calls tools.
@@ -95,12 +110,12 @@ func (s llmSolver) tools(q bench.Question, m mode.Mode) ([]agent.Tool, error) {
 			if s.web == nil || s.web.Provider == nil {
 				return out, fmt.Errorf("mode %s needs a web provider (--web-provider)", m.Name)
 			}
-			out = append(out, &agent.WebSearch{Provider: s.web.Provider, N: s.cfg.WebResults, Skip: s.web.Skip})
+			out = append(out, &agent.WebSearch{Provider: s.web.Provider, N: s.cfg.WebResults, Skip: s.web.skip(q)})
 		case mode.ToolOpenPage:
 			if s.web == nil || s.web.Fetcher == nil {
 				return out, fmt.Errorf("mode %s needs the page fetcher of a web provider (--web-provider)", m.Name)
 			}
-			out = append(out, &agent.OpenPage{Fetcher: s.web.Fetcher, Tokens: s.cfg.WebTokens})
+			out = append(out, &agent.OpenPage{Fetcher: s.web.Fetcher, Tokens: s.cfg.WebTokens, Skip: s.web.skip(q)})
 		case mode.ToolPythonCell:
 			py, err := python.New(python.Options{Unsafe: s.cfg.UnsafePython})
 			if err != nil {

@@ -9,8 +9,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/agent"
@@ -338,15 +340,23 @@ func TestToolModeNeedsToolCalling(t *testing.T) {
 // in retrieve/web): a query holding a question's stem finds that
 // question's page on the loopback page server.
 type fakeEngine struct {
-	qs   []bench.Question
-	base string
+	qs     []bench.Question
+	base   string
+	titles map[string]string // paper id → title
 }
 
 func (e fakeEngine) Name() string { return "fake" }
+
+// Search lists the question's own paper first, by its id in a URL and by
+// its title on another site, then the page with the answer.
 func (e fakeEngine) Search(_ context.Context, query string, n int) ([]web.Result, error) {
 	for _, q := range e.qs {
 		if strings.Contains(query, q.MCQ.Stem) {
-			return []web.Result{{URL: e.base + "/page/" + q.ID, Title: "Notes on " + q.ID, Snippet: "a page about the question", Rank: 1}}, nil
+			return []web.Result{
+				{URL: e.base + "/papers/" + q.PaperID + ".pdf", Title: "PDF", Rank: 1},
+				{URL: e.base + "/elsewhere/" + q.ID, Title: e.titles[q.PaperID], Rank: 2},
+				{URL: e.base + "/page/" + q.ID, Title: "Notes on " + q.ID, Snippet: "a page about the question", Rank: 3},
+			}[:min(n, 3)], nil
 		}
 	}
 	return nil, nil
@@ -356,9 +366,12 @@ var rightOption = regexp.MustCompile(`The right option is ([A-Z, ]+)\.`)
 
 // tool-search end to end: the model searches, opens the page the engine
 // listed through the guarded fetcher, and answers from the page's text.
+// The engine lists the question's own paper first, twice; web_search hides
+// it, as the web modes do, so the first URL the model sees is the notes.
 func TestToolSearchSearchesThenOpens(t *testing.T) {
 	qs, st, ix := fixture(t)
 	qs = qs[:3]
+	var ownFetched atomic.Int32
 	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := strings.TrimPrefix(r.URL.Path, "/page/")
 		for _, q := range qs {
@@ -370,6 +383,7 @@ func TestToolSearchSearchesThenOpens(t *testing.T) {
 				return
 			}
 		}
+		ownFetched.Add(1)
 		http.NotFound(w, r)
 	}))
 	defer pages.Close()
@@ -407,7 +421,16 @@ func TestToolSearchSearchesThenOpens(t *testing.T) {
 	})
 	cfg := sampleConfig(t, "fake-model", mode.ToolSearch)
 	cfg.Runs = 1
-	wt := &WebTools{Provider: fakeEngine{qs: qs, base: pages.URL}, Fetcher: web.NewFetcher(web.FetchOptions{AllowPrivate: true, Tokens: 400})}
+	titles := map[string]string{}
+	for _, q := range qs {
+		d, err := st.Doc(q.PaperID)
+		if err != nil || len(strings.Fields(d.Title)) < 3 {
+			t.Fatalf("paper %s: title %q (%v); the own-paper check needs one", q.PaperID, d.Title, err)
+		}
+		titles[q.PaperID] = d.Title
+	}
+	wt := &WebTools{Provider: fakeEngine{qs: qs, base: pages.URL, titles: titles}, Fetcher: web.NewFetcher(web.FetchOptions{AllowPrivate: true, Tokens: 400}),
+		Title: func(id string) string { return titles[id] }}
 	res, err := Run(context.Background(), Options{Config: cfg, Chat: toolChat(t, srv, ""), Corpus: st, Index: ix, Questions: qs, WebTools: wt})
 	if err != nil {
 		t.Fatal(err)
@@ -417,6 +440,9 @@ func TestToolSearchSearchesThenOpens(t *testing.T) {
 		if r.Error != "" || tr == nil || tr.ToolCalls != 2 || len(tr.Steps) != 3 {
 			t.Fatalf("%s: error %q, transcript %+v", r.QuestionID, r.Error, tr)
 		}
+		if found := tr.Steps[0].Calls[0].Result; !reflect.DeepEqual(found.URLs, []string{pages.URL + "/page/" + r.QuestionID}) {
+			t.Errorf("%s: web_search listed %q; the own paper (by id and by title) should be hidden", r.QuestionID, found.URLs)
+		}
 		open := tr.Steps[1].Calls[0]
 		if open.Name != agent.ToolOpenPage || open.Result.Status != "ok" || !strings.Contains(open.Result.Text, "The right option is") {
 			t.Errorf("%s: open_page %+v", r.QuestionID, open)
@@ -424,6 +450,9 @@ func TestToolSearchSearchesThenOpens(t *testing.T) {
 		if !r.Correct {
 			t.Errorf("%s: output %q, gold %s", r.QuestionID, r.Output, r.Gold)
 		}
+	}
+	if n := ownFetched.Load(); n != 0 {
+		t.Errorf("%d requests for pages other than the notes (the own paper)", n)
 	}
 	if acc := res.Summary.ByMode[mode.ToolSearch].Accuracy; acc != 1 {
 		t.Errorf("tool-search accuracy %.2f, want 1 (every page holds the answer)", acc)

@@ -139,18 +139,18 @@ func TestOwnMatching(t *testing.T) {
 		{"https://example.org/x", "A gentle explainer of why Tidal: Oscillating Token Budgets for Vision Transformers works", false},
 		{"https://example.org/x", "Token Budgets", false},
 	} {
-		if got := o.matchResult(Result{URL: c.url, Title: c.title}); got != c.want {
+		if got := o.Matches(Result{URL: c.url, Title: c.title}); got != c.want {
 			t.Errorf("%s %q: %v, want %v", c.url, c.title, got, c.want)
 		}
 	}
 	// Short or numeric ids and short titles are never matched.
 	for _, o := range []Own{{ID: "17"}, {ID: "12345678"}, {Title: "Attention"}} {
-		if o.matchResult(Result{URL: "https://example.org/17/12345678", Title: "Attention"}) {
+		if o.Matches(Result{URL: "https://example.org/17/12345678", Title: "Attention"}) {
 			t.Errorf("%+v matched", o)
 		}
 	}
 	slug := Own{ID: "tidal-token-pruning"}
-	if !slug.matchResult(Result{URL: "https://example.org/papers/tidal-token-pruning.pdf"}) {
+	if !slug.Matches(Result{URL: "https://example.org/papers/tidal-token-pruning.pdf"}) {
 		t.Error("slug id not matched")
 	}
 }

@@ -86,8 +86,8 @@ func titleWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// matchResult reports whether a search result is the paper, before its
-// page is fetched.
-func (o Own) matchResult(r Result) bool {
+// Matches reports whether a result is the paper: by its URL, or by its
+// title (a search result's title, or a fetched page's).
+func (o Own) Matches(r Result) bool {
 	return o.matchURL(r.URL) || o.matchTitle(r.Title)
 }

@@ -127,7 +127,7 @@ func (s *Searcher) SearchExcluding(ctx context.Context, query string, own Own) (
 		var g errgroup.Group
 		g.SetLimit(n)
 		for i, r := range batch {
-			if own.matchResult(r) {
+			if own.Matches(r) {
 				bd[i] = Doc{URL: r.URL, Title: r.Title, Rank: r.Rank, Status: StatusOwn}
 				bp[i] = Page{URL: r.URL, Time: time.Now().UTC(), Status: StatusOwn}
 				continue
@@ -208,7 +208,7 @@ func (s *Searcher) replay(query string, n int, own Own) ([]Doc, error) {
 		if usable >= n {
 			break
 		}
-		if d.Status == StatusOK && (own.matchResult(Result{URL: d.URL}) || own.matchTitle(d.Title)) {
+		if d.Status == StatusOK && (own.Matches(Result{URL: d.URL}) || own.matchTitle(d.Title)) {
 			d = Doc{URL: d.URL, Title: d.Title, Rank: d.Rank, Status: StatusOwn}
 		}
 		if d.Status == StatusOK {
