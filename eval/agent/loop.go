@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/model"
 )
 
@@ -19,6 +20,14 @@ const DefaultMaxToolCalls = 10
 // DefaultFinalPrompt is the user turn added before the forced last request
 // when the model has used up its tool calls; %d is the cap.
 const DefaultFinalPrompt = "You have used all %d tool calls you may make. Answer the question now, with what you have found, in the format asked for. Do not call tools."
+
+// DefaultBudgetPrompt is that user turn when the context budget, not the
+// cap, ended the search.
+const DefaultBudgetPrompt = "The conversation has reached the context budget of %d tokens, so no more tool results fit. Answer the question now, with what you have found, in the format asked for. Do not call tools."
+
+// minRoom is the fewest tokens worth sending as a cut tool result; with
+// less room left the answer is forced.
+const minRoom = 64
 
 // Options configure Run.
 type Options struct {
@@ -40,6 +49,14 @@ type Options struct {
 	// another.
 	Cache ToolCache
 	Key   string
+	// Budget, when positive, is how many prompt tokens the conversation
+	// may reach: the model's window less the room kept for the answer
+	// (--budget less --max-tokens). A tool result that would pass it is
+	// cut to fit, with a note, and once fewer than 64 tokens are left the
+	// answer is forced as at the cap, with DefaultBudgetPrompt. The count
+	// is the server's prompt_tokens of the last turn when it reports one,
+	// else cl100k_base over the messages.
+	Budget int
 }
 
 // ToolCache stores tool results by key (see CallKey). Implementations must
@@ -87,8 +104,10 @@ type Transcript struct {
 	// cap in the reply that reached it are not counted.
 	ToolCalls int `json:"tool_calls"`
 	// CutOff is true when the cap was reached and the answer was forced
-	// with tool_choice "none".
-	CutOff bool `json:"cut_off"`
+	// with tool_choice "none"; BudgetFull when the context budget forced
+	// it (CutOff is then true as well).
+	CutOff     bool `json:"cut_off"`
+	BudgetFull bool `json:"budget_full,omitempty"`
 	// Usage sums every turn's tokens.
 	Usage model.Usage `json:"usage"`
 }
@@ -190,19 +209,23 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 	req.Tools = Specs(tools)
 	req.Messages = append([]model.Message(nil), req.Messages...)
 	st := &state{opt: opt, byName: byName, names: names, history: map[string][]json.RawMessage{}, unrun: map[string]int{}}
+	used := messageTokens(req.Messages...) // prompt tokens so far
 
 	for {
-		forced := tr.ToolCalls >= opt.MaxToolCalls
+		forced := tr.ToolCalls >= opt.MaxToolCalls || tr.BudgetFull
 		req.ToolChoice = opt.ToolChoice
 		if forced {
 			tr.CutOff = true
 			req.ToolChoice = model.ToolChoiceNone
-			p := opt.FinalPrompt
+			p, n := opt.FinalPrompt, opt.MaxToolCalls
 			if p == "" {
 				p = DefaultFinalPrompt
 			}
+			if tr.BudgetFull {
+				p, n = DefaultBudgetPrompt, opt.Budget
+			}
 			if strings.Contains(p, "%d") {
-				p = fmt.Sprintf(p, opt.MaxToolCalls)
+				p = fmt.Sprintf(p, n)
 			}
 			req.Messages = append(req.Messages, model.Message{Role: "user", Content: p})
 		}
@@ -223,13 +246,23 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 			tr.Answer, tr.Reasoning, tr.FinishReason = resp.Content, resp.Reasoning, resp.FinishReason
 			return tr, nil
 		}
-		req.Messages = append(req.Messages, model.Message{Role: "assistant", Content: resp.Content, ToolCalls: resp.ToolCalls})
+		reply := model.Message{Role: "assistant", Content: resp.Content, ToolCalls: resp.ToolCalls}
+		req.Messages = append(req.Messages, reply)
+		if resp.Usage.PromptTokens > 0 {
+			used = resp.Usage.PromptTokens
+		} else {
+			used = messageTokens(req.Messages[:len(req.Messages)-1]...)
+		}
+		used += messageTokens(reply)
 		for _, c := range resp.ToolCalls {
 			var call Call
-			if tr.ToolCalls >= opt.MaxToolCalls {
+			switch {
+			case tr.ToolCalls >= opt.MaxToolCalls:
 				// Every call must be answered, or the next request is invalid.
 				call = skipped(c, fmt.Sprintf("not run: the limit of %d tool calls is reached", opt.MaxToolCalls))
-			} else {
+			case tr.BudgetFull:
+				call = skipped(c, fmt.Sprintf("not run: the context budget of %d tokens is reached", opt.Budget))
+			default:
 				call, err = st.call(ctx, c)
 				if err != nil {
 					step.Calls = append(step.Calls, call)
@@ -237,14 +270,57 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 					return tr, fmt.Errorf("agent: turn %d: tool %s: %w", len(tr.Steps), c.Function.Name, err)
 				}
 				tr.ToolCalls++
+				if opt.Budget > 0 {
+					call, tr.BudgetFull = fit(call, opt.Budget-used)
+				}
 			}
 			step.Calls = append(step.Calls, call)
 			// No "name": OpenAI's tool message has none, and strict
 			// servers refuse members they do not know.
-			req.Messages = append(req.Messages, model.Message{Role: "tool", ToolCallID: c.ID, Content: call.Result.Text})
+			msg := model.Message{Role: "tool", ToolCallID: c.ID, Content: call.Result.Text}
+			req.Messages = append(req.Messages, msg)
+			used += messageTokens(msg)
 		}
 		tr.Steps = append(tr.Steps, step)
 	}
+}
+
+// messageTokens estimates the prompt tokens of msgs: cl100k_base over
+// each text and call, and 4 for each message's framing, as OpenAI counts.
+func messageTokens(msgs ...model.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += 4 + tokens.Count(m.Content)
+		for _, c := range m.ToolCalls {
+			n += 4 + tokens.Count(c.Function.Name) + tokens.Count(c.Function.Arguments)
+		}
+	}
+	return n
+}
+
+// fit cuts a call's result to room tokens (the note included), keeping
+// only the passages whose text still shows; full reports that the budget
+// is used up, so that the next turn forces the answer.
+func fit(c Call, room int) (Call, bool) {
+	const note = "\n[cut: the context budget is reached]"
+	if 4+tokens.Count(c.Result.Text) <= room {
+		return c, room-4-tokens.Count(c.Result.Text) < minRoom
+	}
+	r := c.Result
+	if room < minRoom {
+		r = Result{Status: "refused", Text: "not shown: the context budget is reached"}
+	} else {
+		r.Text = tokens.Head(r.Text, room-4-tokens.Count(note)) + note
+		var kept []string
+		for _, p := range r.Passages {
+			if strings.Contains(r.Text, "["+p+"]") {
+				kept = append(kept, p)
+			}
+		}
+		r.Passages = kept
+	}
+	c.Result, c.Hash = r, ResultHash(r)
+	return c, true
 }
 
 func skipped(c model.ToolCall, why string) Call {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
@@ -513,4 +514,66 @@ func TestFileCacheStoresResultsOnce(t *testing.T) {
 	if err != nil || !ok || !reflect.DeepEqual(got, same) {
 		t.Errorf("after reopening: %+v %v %v", got, ok, err)
 	}
+}
+
+// A model that searches forever, under a context budget: results are sent
+// whole while they fit, the one that would pass the budget is cut to fit
+// with a note, and the next turn forces the answer with the budget prompt,
+// before the cap. The loop counts the server's prompt_tokens of each turn
+// plus cl100k_base for what it adds; the test measures the conversation
+// with cl100k_base alone.
+func TestRunStopsAtBudget(t *testing.T) {
+	long := strings.Repeat("The passage says the learning rate was warmed up over the first epoch. ", 20) // about 280 tokens
+	tool := &fakeSearch{results: map[string]agent.Result{}}
+	for i := range 30 {
+		tool.results[fmt.Sprintf("try %d", i)] = agent.Result{Status: "ok", Text: fmt.Sprintf("[p%d] %s", i, long), Passages: []string{fmt.Sprintf("p%d", i)}}
+	}
+	srv := modeltest.NewServer(t, callForever(1))
+	chat, err := model.NewOpenAI(model.Options{BaseURL: srv.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 1000
+	tr, err := agent.Run(t.Context(), chat, question("q"), []agent.Tool{tool}, agent.Options{MaxToolCalls: 10, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.BudgetFull || !tr.CutOff || tr.ToolCalls >= 10 || tr.ToolCalls < 3 {
+		t.Fatalf("budget full %v, cut off %v, %d calls; want the budget to stop it after 3 or 4", tr.BudgetFull, tr.CutOff, tr.ToolCalls)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	if last.ToolChoice != "none" || !strings.Contains(last.Messages[len(last.Messages)-1].Content, "context budget of 1000 tokens") {
+		t.Errorf("last request: tool_choice %q, last message %q", last.ToolChoice, last.Messages[len(last.Messages)-1].Content)
+	}
+	var sent []model.Message
+	for _, m := range last.Messages {
+		sent = append(sent, model.Message{Role: m.Role, Content: m.Content})
+		for _, c := range m.ToolCalls {
+			sent[len(sent)-1].ToolCalls = append(sent[len(sent)-1].ToolCalls, model.ToolCall{ID: c.ID, Function: model.FunctionCall{Name: c.Function.Name, Arguments: c.Function.Arguments}})
+		}
+	}
+	// The last request holds every result plus the budget prompt: all
+	// but that prompt fits the budget.
+	if n := tokensOf(sent[:len(sent)-1]); n > budget || n < budget-200 {
+		t.Errorf("the conversation before the forced turn is %d tokens; want at most %d, and close to it", n, budget)
+	}
+	lastCall := tr.Steps[len(tr.Steps)-2].Calls[0]
+	if !strings.HasSuffix(lastCall.Result.Text, "[cut: the context budget is reached]") || lastCall.Hash != agent.ResultHash(lastCall.Result) {
+		t.Errorf("the last result was not cut with a note: %q", lastCall.Result.Text[max(0, len(lastCall.Result.Text)-80):])
+	}
+	if got := tr.Passages(); len(got) != tr.ToolCalls {
+		t.Errorf("passages shown %q after %d calls", got, tr.ToolCalls)
+	}
+}
+
+func tokensOf(msgs []model.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += 4 + tokens.Count(m.Content)
+		for _, c := range m.ToolCalls {
+			n += 4 + tokens.Count(c.Function.Name) + tokens.Count(c.Function.Arguments)
+		}
+	}
+	return n
 }

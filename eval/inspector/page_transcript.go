@@ -10,9 +10,10 @@ import (
 // it: each model turn and the calls it made, with the gold evidence
 // marked in what the tools returned.
 type transcriptView struct {
-	Steps     []stepView
-	ToolCalls int
-	CutOff    bool
+	Steps      []stepView
+	ToolCalls  int
+	CutOff     bool
+	BudgetFull bool
 }
 
 type stepView struct {
@@ -39,7 +40,7 @@ func (c *questionCtx) transcript(tr *agent.Transcript) *transcriptView {
 	if tr == nil {
 		return nil
 	}
-	v := &transcriptView{ToolCalls: tr.ToolCalls, CutOff: tr.CutOff}
+	v := &transcriptView{ToolCalls: tr.ToolCalls, CutOff: tr.CutOff, BudgetFull: tr.BudgetFull}
 	for i, s := range tr.Steps {
 		sv := stepView{N: i + 1, Content: s.Content, Reasoning: s.Reasoning, Forced: s.Forced, Cached: s.Cached,
 			PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens}

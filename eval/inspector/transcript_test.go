@@ -42,7 +42,7 @@ func serveAgent(t *testing.T, tr agent.Transcript) *httptest.Server {
 	return srv
 }
 
-func agentTranscript(cutOff bool) agent.Transcript {
+func agentTranscript(cutOff, budgetFull bool) agent.Transcript {
 	return agent.Transcript{
 		Steps: []agent.Step{
 			{Content: "Let me <b>search</b> the paper.", Reasoning: "I should look for <script>alert('r')</script> the training data.",
@@ -52,22 +52,23 @@ func agentTranscript(cutOff bool) agent.Transcript {
 						Text: "[evil#1] <script>alert('tool')</script> We train the retriever on twelve thousand labelled question passage pairs. The reranker helps."}}}},
 			{Content: "Answer: A", Forced: cutOff, Usage: model.Usage{PromptTokens: 600, CompletionTokens: 5}},
 		},
-		Answer: "Answer: A", ToolCalls: 1, CutOff: cutOff,
+		Answer: "Answer: A", ToolCalls: 1, CutOff: cutOff || budgetFull, BudgetFull: budgetFull,
 	}
 }
 
 func TestQuestionPageTranscript(t *testing.T) {
 	cases := []struct {
-		name    string
-		cutOff  bool
-		summary string
+		name               string
+		cutOff, budgetFull bool
+		summary            string
 	}{
-		{"within the cap", false, "1 tool call · not cut off"},
-		{"cut off", true, "1 tool call · <span class=\"bad\">cut off at the cap"},
+		{"within the cap", false, false, "1 tool call · not cut off"},
+		{"cut off", true, false, "1 tool call · <span class=\"bad\">cut off at the cap"},
+		{"budget full", false, true, "1 tool call · <span class=\"bad\">cut off at the context budget"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := serveAgent(t, agentTranscript(c.cutOff))
+			srv := serveAgent(t, agentTranscript(c.cutOff, c.budgetFull))
 			code, body, _ := get(t, srv, "/r/1/q/q1")
 			if code != 200 {
 				t.Fatalf("GET = %d", code)

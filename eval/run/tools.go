@@ -144,7 +144,7 @@ func (s llmSolver) solveTools(ctx context.Context, q bench.Question, m mode.Mode
 	if err != nil {
 		return answer{}, err
 	}
-	opt := agent.Options{MaxToolCalls: s.cfg.MaxToolCalls}
+	opt := agent.Options{MaxToolCalls: s.cfg.MaxToolCalls, Budget: s.cfg.Budget - s.cfg.MaxTokens}
 	if s.toolCache != nil {
 		opt.Cache = s.toolCache
 		opt.Key = s.cfg.Bench + "/" + q.ID + "/" + m.Name + "/" + strconv.Itoa(run)
