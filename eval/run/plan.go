@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/paperlens/paperlens/eval/agent/python"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/model"
@@ -39,12 +40,24 @@ type Plan struct {
 	// Problems are the questions whose prompt cannot be built (a missing
 	// paper, a budget too small): they would be recorded as errors.
 	Problems []string `json:"problems,omitempty"`
+	// CallsMax and PromptTokensMax bound a run with tool modes, whose
+	// questions take one model call when the model calls no tool and up
+	// to --max-tool-calls + 1: every turn counted, each tool result at
+	// its largest, each prompt at most --budget less --max-tokens. Calls
+	// and PromptTokens then count each tool-mode question's first turn.
+	// Without tool modes they equal Calls and PromptTokens.
+	CallsMax        int `json:"calls_max"`
+	PromptTokensMax int `json:"prompt_tokens_max"`
+	// ToolModes names the modes so bounded.
+	ToolModes []string `json:"tool_modes,omitempty"`
 }
 
 // PlanMode is one mode's share of a Plan.
 type PlanMode struct {
-	Calls        int `json:"calls"`
-	PromptTokens int `json:"prompt_tokens"`
+	Calls           int `json:"calls"`
+	PromptTokens    int `json:"prompt_tokens"`
+	CallsMax        int `json:"calls_max"`
+	PromptTokensMax int `json:"prompt_tokens_max"`
 }
 
 // DryRun assembles every prompt the run would send and counts calls and
@@ -93,6 +106,12 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 		if !offline {
 			m.Calls++
 			m.PromptTokens += bt.tokens + extra
+			calls, most := 1, bt.tokens+extra
+			if md, _ := mode.Lookup(j.mode); md.UsesTools() {
+				calls, most = toolBound(cfg, md, bt.tokens)
+			}
+			m.CallsMax += calls
+			m.PromptTokensMax += most
 			if j.q.Type == "short" && len(j.q.MCQ.Options) < 2 && cfg.JudgeModel != "" {
 				p.JudgeCalls++
 			}
@@ -102,20 +121,59 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 	for _, m := range p.ByMode {
 		p.Calls += m.Calls
 		p.PromptTokens += m.PromptTokens
+		p.CallsMax += m.CallsMax
+		p.PromptTokensMax += m.PromptTokensMax
 	}
-	p.CompletionTokensMax = p.Calls * cfg.MaxTokens
+	p.CompletionTokensMax = p.CallsMax * cfg.MaxTokens
 	for _, m := range cfg.Modes {
 		if estimated[m] {
 			p.Estimated = append(p.Estimated, m)
 		}
+		if md, _ := mode.Lookup(m); md.UsesTools() {
+			p.ToolModes = append(p.ToolModes, m)
+		}
 	}
 	if cfg.Price != nil {
 		in := cfg.Price.Cost(Tokens{Prompt: p.PromptTokens})
-		all := cfg.Price.Cost(Tokens{Prompt: p.PromptTokens, Completion: p.CompletionTokensMax})
+		all := cfg.Price.Cost(Tokens{Prompt: p.PromptTokensMax, Completion: p.CompletionTokensMax})
 		p.PromptCostUSD, p.CostUSD = &in, &all
 	}
 	return p, nil
 }
+
+// toolBound is the most model calls and prompt tokens one question of a
+// tool mode can take when its first prompt is first tokens: the cap's
+// calls plus the forced answer, each turn's prompt grown by the largest
+// result of the mode's tools and capped by the budget.
+func toolBound(cfg Config, m mode.Mode, first int) (calls, tokens int) {
+	largest := 0
+	for _, t := range m.Tools {
+		n := 0
+		switch t {
+		case mode.ToolSearchPaper:
+			n = cfg.K * chunkMax
+		case mode.ToolOpenPage:
+			n = cfg.WebTokens
+		case mode.ToolWebSearch:
+			n = cfg.WebResults * 100 // title, URL and snippet
+		case mode.ToolPythonCell:
+			n = 3 * python.DefaultOutput / 4 // stdout, stderr and value, about 4 bytes a token
+		}
+		largest = max(largest, n+50) // the call and its framing
+	}
+	room := cfg.Budget - cfg.MaxTokens
+	for turn := 0; turn <= cfg.MaxToolCalls; turn++ {
+		p := first + turn*largest
+		if room > 0 && p > room {
+			p = room
+		}
+		tokens += p
+	}
+	return cfg.MaxToolCalls + 1, tokens
+}
+
+// chunkMax is the most tokens of one passage (the chunker's limit).
+const chunkMax = 512
 
 // PreflightPrompt is the one message of the preflight call.
 const PreflightPrompt = "Reply with the word OK."

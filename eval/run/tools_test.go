@@ -11,10 +11,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
@@ -217,6 +219,10 @@ func TestToolModeCutOffAtMaxToolCalls(t *testing.T) {
 	})
 	cfg := sampleConfig(t, "fake-model", mode.Agent)
 	cfg.Runs, cfg.MaxToolCalls = 1, 4
+	plan, err := DryRun(context.Background(), Options{Config: cfg, Corpus: st, Index: ix, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := Run(context.Background(), Options{Config: cfg, Chat: toolChat(t, srv, ""), Corpus: st, Index: ix, Questions: qs})
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +247,24 @@ func TestToolModeCutOffAtMaxToolCalls(t *testing.T) {
 	reqs := srv.Requests()
 	if last := reqs[len(reqs)-1]; last.ToolChoice != "none" {
 		t.Errorf("last request tool_choice %q, want none", last.ToolChoice)
+	}
+	// The dry run's plan: one first turn per question, and a bound the
+	// run, which used up the cap, reaches in calls and stays under in
+	// prompt tokens.
+	sent := 0
+	for _, r := range reqs[1:] { // the first is the preflight
+		for _, m := range r.Messages {
+			sent += tokens.Count(m.Content)
+			for _, c := range m.ToolCalls {
+				sent += tokens.Count(c.Function.Arguments)
+			}
+		}
+	}
+	if plan.Calls != len(qs) || plan.CallsMax != len(reqs)-1 || !slices.Equal(plan.ToolModes, []string{mode.Agent}) {
+		t.Errorf("plan: %d calls, at most %d, tool modes %q; the run made %d", plan.Calls, plan.CallsMax, plan.ToolModes, len(reqs)-1)
+	}
+	if sent < plan.PromptTokens || sent > plan.PromptTokensMax {
+		t.Errorf("the run sent %d prompt tokens; the plan said %d to %d", sent, plan.PromptTokens, plan.PromptTokensMax)
 	}
 }
 
