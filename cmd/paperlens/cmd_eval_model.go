@@ -92,6 +92,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.BoolVar(&f.asJSON, "json", false, "print summary.json to stdout (with --dry-run: the plan)")
 	fl.BoolVar(&c.LogPrompts, "log-prompts", false, "keep every prompt exactly as sent (deduplicated, compressed) in RUN/prompts.db; 'paperlens prompt RUN QUESTION' shows it")
 	fl.IntVar(&c.MaxToolCalls, "max-tool-calls", 0, "tool modes: tool calls per question before a last turn forces the answer (default 10)")
+	fl.StringVar(&c.ToolRetriever, "tool-retriever", "", "agent, full+agent: how search_paper ranks the paper's passages: bm25 (default), dense or hybrid")
 	fl.BoolVar(&c.UnsafePython, "unsafe-python", false, "tool-python: run python3 without the bubblewrap sandbox when bubblewrap is missing (no isolation)")
 	fl.IntVar(&c.Limit, "limit", 0, "evaluate only the first N questions of the file (0: all); for trying a setup before paying for it")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "assemble every prompt and print the calls, prompt tokens (cl100k_base) and, with --price, the cost; send nothing")

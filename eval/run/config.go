@@ -104,6 +104,9 @@ type Config struct {
 	// UnsafePython runs the python tool without bubblewrap when it is
 	// missing (--unsafe-python).
 	UnsafePython bool `json:"unsafe_python,omitempty"`
+	// ToolRetriever ranks what search_paper returns: bm25 (the default),
+	// dense or hybrid, as in the modes of those names.
+	ToolRetriever string `json:"tool_retriever,omitempty"`
 
 	// Provenance: what made the run, so that a folder describes itself.
 	// Data, Papers, Home and Out are absolute paths.
@@ -260,6 +263,9 @@ func (c *Config) Defaults(set Flags) {
 			c.Modes = []string{ClosedBook, Full, FullBM25, FullDense, FullHybrid, ModeHybrid, Oracle}
 		}
 	}
+	if c.ToolRetriever == "" && c.usesSearchPaper() {
+		c.ToolRetriever = AgentRetriever
+	}
 	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
 		c.MaxToolCalls = agent.DefaultMaxToolCalls
 	}
@@ -335,6 +341,11 @@ func (c *Config) Validate() error {
 		if _, err := mode.Get(m); err != nil {
 			return err
 		}
+	}
+	switch c.ToolRetriever {
+	case "", "bm25", "dense", "hybrid":
+	default:
+		return fmt.Errorf("--tool-retriever %q: use bm25, dense or hybrid", c.ToolRetriever)
 	}
 	if c.MaxToolCalls < 0 {
 		return fmt.Errorf("--max-tool-calls %d: use a positive number", c.MaxToolCalls)

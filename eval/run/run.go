@@ -652,6 +652,7 @@ func contextDiff(old, cur Config) string {
 	num("web-tokens", old.WebTokens, cur.WebTokens)
 	str("web-query", old.WebQuery, cur.WebQuery)
 	num("max-tool-calls", old.MaxToolCalls, cur.MaxToolCalls)
+	str("tool-retriever", old.ToolRetriever, cur.ToolRetriever)
 	return strings.Join(diffs, "; ")
 }
 

@@ -91,6 +91,17 @@ func checkToolModes(ctx context.Context, opt Options, jobs []job) error {
 	return nil
 }
 
+// usesSearchPaper reports whether a configured mode gives the model
+// search_paper.
+func (c Config) usesSearchPaper() bool {
+	for _, n := range c.Modes {
+		if m, ok := mode.Lookup(n); ok && m.HasTool(mode.ToolSearchPaper) {
+			return true
+		}
+	}
+	return false
+}
+
 // tools builds the tools of one question under a tool mode; the caller
 // closes them.
 func (s llmSolver) tools(q bench.Question, m mode.Mode) ([]agent.Tool, error) {
@@ -101,7 +112,11 @@ func (s llmSolver) tools(q bench.Question, m mode.Mode) ([]agent.Tool, error) {
 			if s.ix == nil {
 				return out, fmt.Errorf("mode %s needs the retrieval index, which is not open", m.Name)
 			}
-			r, err := s.ix.Retriever(AgentRetriever)
+			name := s.cfg.ToolRetriever
+			if name == "" {
+				name = AgentRetriever
+			}
+			r, err := s.ix.Retriever(name)
 			if err != nil {
 				return out, err
 			}
@@ -129,7 +144,8 @@ func (s llmSolver) tools(q bench.Question, m mode.Mode) ([]agent.Tool, error) {
 	return out, nil
 }
 
-// AgentRetriever ranks the passages search_paper returns.
+// AgentRetriever ranks the passages search_paper returns unless
+// --tool-retriever says otherwise.
 const AgentRetriever = "bm25"
 
 // solveTools runs the tool loop of one question: every turn through the

@@ -22,6 +22,7 @@ import (
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/model"
+	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/web"
 )
@@ -480,5 +481,57 @@ func TestToolSearchSearchesThenOpens(t *testing.T) {
 	}
 	if acc := res.Summary.ByMode[mode.ToolSearch].Accuracy; acc != 1 {
 		t.Errorf("tool-search accuracy %.2f, want 1 (every page holds the answer)", acc)
+	}
+}
+
+// --tool-retriever picks how search_paper ranks: the passages each record
+// shows are the named retriever's top k for the model's query (the
+// question's stem), in its order. An unknown name is refused up front.
+func TestToolRetriever(t *testing.T) {
+	qs, st, ix := fixture(t)
+	qs = qs[:6]
+	for _, name := range []string{"", "bm25", "dense", "hybrid"} {
+		t.Run("retriever "+name, func(t *testing.T) {
+			srv := modeltest.NewServer(t, searchingReader(qs))
+			cfg := sampleConfig(t, "fake-model", mode.Agent)
+			cfg.Runs, cfg.ToolRetriever = 1, name
+			cfg.Defaults(nil) // "" becomes the default
+			if _, err := Run(context.Background(), Options{Config: cfg, Chat: toolChat(t, srv, ""), Corpus: st, Index: ix, Questions: qs}); err != nil {
+				t.Fatal(err)
+			}
+			want := name
+			if want == "" {
+				want = AgentRetriever
+			}
+			if got, err := Dir(cfg.Out).ReadConfig(); err != nil || got.ToolRetriever != want {
+				t.Errorf("config.json tool_retriever %q (%v), want %q", got.ToolRetriever, err, want)
+			}
+			r, err := ix.Retriever(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range mustRecords(t, cfg.Out, len(qs)) {
+				q := qs[slices.IndexFunc(qs, func(q bench.Question) bool { return q.ID == rec.QuestionID })]
+				hits, err := r.Search(context.Background(), retrieve.Query{Text: q.MCQ.Stem, PaperID: q.PaperID, K: cfg.K})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, top []string
+				for _, c := range rec.Context {
+					got = append(got, c.PassageID)
+				}
+				for _, h := range hits {
+					top = append(top, h.PassageID)
+				}
+				if !slices.Equal(got, top) {
+					t.Errorf("%s: search_paper showed %q, %s ranks %q", rec.QuestionID, got, want, top)
+				}
+			}
+		})
+	}
+	cfg := sampleConfig(t, "fake-model", mode.Agent)
+	cfg.ToolRetriever = "splade"
+	if _, err := Run(context.Background(), Options{Config: cfg, Corpus: st, Index: ix, Questions: qs}); err == nil || !strings.Contains(err.Error(), "--tool-retriever") {
+		t.Errorf("unknown retriever: %v", err)
 	}
 }
