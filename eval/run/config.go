@@ -13,6 +13,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -107,6 +108,14 @@ type Config struct {
 	// ToolRetriever ranks what search_paper returns: bm25 (the default),
 	// dense or hybrid, as in the modes of those names.
 	ToolRetriever string `json:"tool_retriever,omitempty"`
+
+	// Issue 16, h-route (--expand, --route-retriever). Expand adds the
+	// Expand passages before and after each retrieved one (same paper,
+	// by ordinal), merged where they touch; 0 adds none.
+	// RouteRetriever is the retriever of self-route's first call: bm25
+	// (the default when self-route runs), dense or hybrid.
+	Expand         int    `json:"expand,omitempty"`
+	RouteRetriever string `json:"route_retriever,omitempty"`
 
 	// Provenance: what made the run, so that a folder describes itself.
 	// Data, Papers, Home and Out are absolute paths.
@@ -266,6 +275,9 @@ func (c *Config) Defaults(set Flags) {
 	if c.ToolRetriever == "" && c.usesSearchPaper() {
 		c.ToolRetriever = AgentRetriever
 	}
+	if c.RouteRetriever == "" && slices.Contains(c.Modes, mode.SelfRoute) {
+		c.RouteRetriever = "bm25"
+	}
 	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
 		c.MaxToolCalls = agent.DefaultMaxToolCalls
 	}
@@ -346,6 +358,14 @@ func (c *Config) Validate() error {
 	case "", "bm25", "dense", "hybrid":
 	default:
 		return fmt.Errorf("--tool-retriever %q: use bm25, dense or hybrid", c.ToolRetriever)
+	}
+	switch c.RouteRetriever {
+	case "", "bm25", "dense", "hybrid":
+	default:
+		return fmt.Errorf("--route-retriever %q: use bm25, dense or hybrid", c.RouteRetriever)
+	}
+	if c.Expand < 0 {
+		return fmt.Errorf("--expand %d: use 0 (no neighbours) or a positive number of passages on each side", c.Expand)
 	}
 	if c.MaxToolCalls < 0 {
 		return fmt.Errorf("--max-tool-calls %d: use a positive number", c.MaxToolCalls)

@@ -109,6 +109,9 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 			calls, most := 1, bt.tokens+extra
 			if md, _ := mode.Lookup(j.mode); md.UsesTools() {
 				calls, most = toolBound(cfg, md, bt.tokens)
+			} else if md.Route && bt.full != nil {
+				// Self-route: the passages surely, the paper at most.
+				calls, most = 2, bt.tokens+bt.full.tokens
 			}
 			m.CallsMax += calls
 			m.PromptTokensMax += most
