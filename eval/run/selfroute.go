@@ -85,6 +85,8 @@ var (
 	// A label before the final answer: "Answer:", "**Final answer:**".
 	answerLabel = lazyregexp.MustCompile(`(?i)^(?:\W*)(?:final\s+)?(?:answer|response|reply|verdict)\s*(?:\*\*|__)?\s*[:：]\s*`)
 	sentenceCut = lazyregexp.MustCompile(`[.!?]["'”’)\]*_]*\s+`)
+	unansFirst  = lazyregexp.MustCompile(`(?i)^\W*un-?answerable\b`)
+	clauseCut   = lazyregexp.MustCompile(`(?i)[,;:]|\bbut\b`)
 )
 
 // shortReply is the most words a reply may have for a mention of
@@ -126,8 +128,14 @@ func unanswerable(output, reasoning string, q bench.Question) bool {
 			}
 		}
 	}
-	last := lastLine(text)
-	if mentionsUnanswerable(lastSentence(answerLabel.ReplaceAllString(last, ""))) {
+	// The last sentence says so: it opens with the word, or its last
+	// clause holds it ("Therefore, the question is unanswerable from the
+	// passages."), not a clause before a "but".
+	last := lastSentence(answerLabel.ReplaceAllString(lastLine(text), ""))
+	if unansFirst.MatchString(last) {
+		return true
+	}
+	if clauses := clauseCut.Split(last, -1); mentionsUnanswerable(clauses[len(clauses)-1]) {
 		return true
 	}
 	return !fromReasoning && len(strings.Fields(text)) <= shortReply
