@@ -45,7 +45,9 @@ type Plan struct {
 	// to --max-tool-calls + 1: every turn counted, each tool result at
 	// its largest, each prompt at most --budget less --max-tokens. Calls
 	// and PromptTokens then count each tool-mode question's first turn.
-	// Without tool modes they equal Calls and PromptTokens.
+	// Self-route is bounded the same way: Calls and PromptTokens count its
+	// first call (the passages), the bound adds the paper's. Without tool
+	// modes or self-route they equal Calls and PromptTokens.
 	CallsMax        int `json:"calls_max"`
 	PromptTokensMax int `json:"prompt_tokens_max"`
 	// ToolModes names the modes so bounded.

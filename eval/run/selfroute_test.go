@@ -2,8 +2,10 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -167,6 +169,12 @@ func TestSelfRouteUnderEvidenceReader(t *testing.T) {
 				c.name, c.passageTokens, c.k, c.exp, full.Accuracy, full.PromptTokens, sr.Accuracy, sr.PromptTokens, 100*ratio, toFull, len(qs), float64(ragTokens)/float64(len(qs)))
 			if full.Accuracy != 1 || sr.Accuracy != full.Accuracy {
 				t.Errorf("accuracy: self-route %.3f, full %.3f", sr.Accuracy, full.Accuracy)
+			}
+			if sr.Routes[RouteFull] != toFull || sr.Routes[RouteRAG] != len(qs)-toFull {
+				t.Errorf("summary routes %v, want %d to the paper", sr.Routes, toFull)
+			}
+			if md := Markdown(res.Summary); !strings.Contains(md, fmt.Sprintf("self-route: %d of %d answers came from the passages; %d went on to the whole paper", len(qs)-toFull, len(qs), toFull)) {
+				t.Errorf("summary.md does not say how self-route went:\n%s", md)
 			}
 			if toFull == 0 || toFull == len(qs) {
 				t.Errorf("%d of %d questions went on to the paper: the route tells nothing", toFull, len(qs))
