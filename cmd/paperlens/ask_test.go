@@ -99,7 +99,11 @@ func TestAskPrintsCitedPassages(t *testing.T) {
 	}
 	offered := regexp.MustCompile(`cite as \[(p[0-9]+)\]`)
 	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
-		ls := offered.FindAllStringSubmatch(r.Messages[len(r.Messages)-1].Content, -1)
+		p := r.Messages[len(r.Messages)-1].Content
+		if strings.Contains(p, `write "unanswerable"`) {
+			return "Unanswerable.", ""
+		}
+		ls := offered.FindAllStringSubmatch(p, -1)
 		if len(ls) < 2 {
 			return "The prompt offered no labels.", ""
 		}
@@ -131,5 +135,12 @@ func TestAskPrintsCitedPassages(t *testing.T) {
 	}
 	if strings.Contains(cited, "p9999") {
 		t.Errorf("a label not in the context is listed:\n%s", cited)
+	}
+	// In self-route the double declines the passages, so the answer comes
+	// from the whole paper, and ask says so.
+	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "self-route",
+		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+	if code != 0 || !strings.Contains(out, "Route: full.") || !strings.Contains(out, "The prompt offered no labels.") {
+		t.Errorf("ask --mode self-route: exit %d\n%s%s", code, out, errOut)
 	}
 }
