@@ -298,3 +298,41 @@ func TestSelfRouteDryRun(t *testing.T) {
 		t.Errorf("self-route plan %+v, full %+v", sr, full)
 	}
 }
+
+// The settings searched for a cheaper self-route on the sample (passage
+// size × k × --expand × retriever); set PAPERLENS_ROUTE_GRID=1 to run it
+// (under a minute). At every setting self-route must match full's accuracy under
+// the evidence reader; the log gives each setting's share of full's
+// prompt tokens.
+func TestSelfRouteSettingsGrid(t *testing.T) {
+	if os.Getenv("PAPERLENS_ROUTE_GRID") == "" {
+		t.Skip("set PAPERLENS_ROUTE_GRID=1 to search the settings")
+	}
+	best, bestAt := 2.0, ""
+	for _, size := range []int{32, 64, 128} {
+		qs, st, ix := fixtureSized(t, size)
+		for _, k := range []int{5, 10, 15} {
+			for _, exp := range []int{0, 1, 2} {
+				for _, retr := range []string{"bm25", "hybrid"} {
+					cfg := sampleConfig(t, "reader", Full, mode.SelfRoute)
+					cfg.Runs, cfg.K, cfg.MaxPassageTokens, cfg.Expand, cfg.RouteRetriever = 1, k, size, exp, retr
+					res, err := Run(context.Background(), Options{Config: cfg, Chat: evidenceReader(qs), Corpus: st, Index: ix, Questions: qs})
+					if err != nil {
+						t.Fatal(err)
+					}
+					full, sr := res.Summary.ByMode[Full], res.Summary.ByMode[mode.SelfRoute]
+					if sr.Accuracy != full.Accuracy {
+						t.Errorf("passages %d k %d expand %d %s: self-route %.3f, full %.3f", size, k, exp, retr, sr.Accuracy, full.Accuracy)
+					}
+					ratio := sr.PromptTokens / full.PromptTokens
+					at := fmt.Sprintf("passages %d, k %d, expand %d, %s", size, k, exp, retr)
+					t.Logf("%-36s %5.0f tokens, %3.0f%% of full, %2d of %d to the paper", at, sr.PromptTokens, 100*ratio, sr.Routes[RouteFull], len(qs))
+					if ratio < best {
+						best, bestAt = ratio, at
+					}
+				}
+			}
+		}
+	}
+	t.Logf("cheapest: %s, %.0f%% of full's prompt tokens", bestAt, 100*best)
+}
