@@ -136,6 +136,12 @@ func TestAskPrintsCitedPassages(t *testing.T) {
 	if strings.Contains(cited, "p9999") {
 		t.Errorf("a label not in the context is listed:\n%s", cited)
 	}
+	// --expand brings each hit's neighbours, and ask names them.
+	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "bm25", "--expand", "1",
+		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+	if code != 0 || !strings.Contains(out, "--expand added their neighbours: tidal-token-pruning#") {
+		t.Errorf("ask --expand 1: exit %d\n%s%s", code, out, errOut)
+	}
 	// In self-route the double declines the passages, so the answer comes
 	// from the whole paper, and ask says so.
 	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "self-route",
