@@ -34,6 +34,7 @@ const frontierNote = "Per model, one point per run and mode: accuracy with its 9
 	"over the questions both answered, reaches 0: pairing removes the spread of question difficulty both share, " +
 	"and it is the interval of section 2. Two runs that cannot be paired question by question (other data, no records) " +
 	"fall back to the point's accuracy being at least the lower end of full's Wilson interval. " +
+	"oracle reads the gold evidence, which no configuration can: it is drawn in grey, off the frontier. " +
 	"Labels name the mode and the settings that differ between the model's runs."
 
 // labelField is a config.json member that tells one configuration of a
@@ -135,10 +136,14 @@ type fpoint struct {
 	// Frontier and CostFrontier: no other point of the model has ≥
 	// accuracy and ≤ tokens (cost), one of them strictly.
 	Frontier, CostFrontier bool
-	Full                   bool   // the reference full point
-	Within                 bool   // within full's 95% interval (see within)
-	VsFull                 string // how it compares with full, in words
-	AccS, TokensS, CostS   string
+	Full                   bool // the reference full point
+	// Ceiling: the mode reads the gold evidence (oracle), which no
+	// configuration can do; it is plotted, off the frontier and never
+	// the cheapest configuration.
+	Ceiling              bool
+	Within               bool   // within full's 95% interval (see within)
+	VsFull               string // how it compares with full, in words
+	AccS, TokensS, CostS string
 }
 
 // frontierBlock is one model's frontier: its points, the charts and the
@@ -299,23 +304,22 @@ func buildFrontier(runs []Run) []frontierBlock {
 			out = append(out, b)
 			continue
 		}
-		xs, ys := make([]float64, len(b.Points)), make([]float64, len(b.Points))
+		var ti, ci []int
+		var xs, ys, cxs, cys []float64
 		for i, p := range b.Points {
-			xs[i], ys[i] = p.Tokens, p.Acc
-		}
-		for i, on := range pareto(xs, ys) {
-			b.Points[i].Frontier = on
-		}
-		var ci []int
-		xs, ys = xs[:0], ys[:0]
-		for i, p := range b.Points {
+			b.HasCost = b.HasCost || p.HasCost
+			if p.Ceiling {
+				continue
+			}
+			ti, xs, ys = append(ti, i), append(xs, p.Tokens), append(ys, p.Acc)
 			if p.HasCost {
-				ci = append(ci, i)
-				xs, ys = append(xs, p.Cost), append(ys, p.Acc)
+				ci, cxs, cys = append(ci, i), append(cxs, p.Cost), append(cys, p.Acc)
 			}
 		}
-		b.HasCost = len(ci) > 0
 		for j, on := range pareto(xs, ys) {
+			b.Points[ti[j]].Frontier = on
+		}
+		for j, on := range pareto(cxs, cys) {
 			b.Points[ci[j]].CostFrontier = on
 		}
 		b.Sentence, b.CostSentence = cheapest(runs, &b)
@@ -354,7 +358,8 @@ func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skip
 		for _, m := range modes(r.Summary) {
 			ms := r.Summary.ByMode[m]
 			server := ms.Records > 0 && ms.Tokens.Prompt > 0
-			p := fpoint{Dir: filepath.Base(r.Dir), Mode: m, run: i, Acc: ms.Accuracy, N: ms.N}
+			spec, _ := mode.Lookup(m)
+			p := fpoint{Dir: filepath.Base(r.Dir), Mode: m, run: i, Acc: ms.Accuracy, N: ms.N, Ceiling: spec.Oracle}
 			switch {
 			case ms.N == 0:
 				skipped++
@@ -477,7 +482,7 @@ func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
 		best := -1
 		for i, p := range b.Points {
 			v, ok := x(p)
-			if !ok || !p.Within {
+			if !ok || !p.Within || p.Ceiling {
 				continue
 			}
 			if best < 0 {
@@ -707,7 +712,11 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 			front = "on the frontier"
 		}
 		ci := sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: fmt.Sprintf("%s (%s): accuracy %s%%, %s per question, %s", q.Label, q.Dir, q.AccS, xs, front)}
-		if !p.on {
+		switch {
+		case q.Ceiling:
+			ci.Fill, ci.Stroke = "#fff", "#999"
+			ci.Title = fmt.Sprintf("%s (%s): accuracy %s%%, %s per question; reads the gold evidence, so not a configuration", q.Label, q.Dir, q.AccS, xs)
+		case !p.on:
 			ci.Fill, ci.Stroke = "#fff", b.Colour
 		}
 		c.Circles = append(c.Circles, ci)
@@ -770,6 +779,11 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: b.Colour, Title: "dominated"})
 	}, "dominated")
 	leg(func(x, y float64) { c.line(x-6, y, x+6, y, b.Colour, 2, false) }, "frontier (step)")
+	if slices.ContainsFunc(pts, func(p pt) bool { return b.Points[p.i].Ceiling }) {
+		leg(func(x, y float64) {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: "#999", Title: "oracle"})
+		}, "oracle (gold evidence)")
+	}
 	leg(func(x, y float64) { c.line(x, y-6, x, y+6, "#777", 1, false) }, "95% Wilson interval")
 	if full != nil {
 		leg(func(x, y float64) {
