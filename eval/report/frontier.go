@@ -142,6 +142,7 @@ type fpoint struct {
 	// the cheapest configuration.
 	Ceiling              bool
 	Within               bool   // within full's 95% interval (see within)
+	WithinS              string // the table's cell: yes, no, or why neither
 	VsFull               string // how it compares with full, in words
 	AccS, TokensS, CostS string
 }
@@ -300,6 +301,8 @@ func buildFrontier(runs []Run) []frontierBlock {
 		idx := groups[m]
 		b := frontierBlock{Model: m, Colour: colour(idx[0]), Best: -1, BestCost: -1}
 		b.Points, b.Src, b.Skipped = frontierPoints(runs, idx)
+		// Cheapest first: the table reads as the figure, left to right.
+		slices.SortStableFunc(b.Points, func(x, y fpoint) int { return cmp.Compare(x.Tokens, y.Tokens) })
 		if len(b.Points) == 0 {
 			out = append(out, b)
 			continue
@@ -395,8 +398,8 @@ func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skip
 // points that still share a label get their folder added.
 func labelPoints(pts []fpoint, vals map[int]map[string]string) {
 	applies := func(f labelField, m string) bool {
-		md, ok := mode.Lookup(m)
-		return f.applies(md, ok)
+		spec, ok := mode.Lookup(m)
+		return f.applies(spec, ok)
 	}
 	var vary []labelField
 	for _, f := range labelFields {
@@ -438,7 +441,7 @@ func costText(v float64) string {
 }
 
 // refFull picks the full point the others are held against: the one over
-// the most questions, the first given on a tie; -1 when there is none.
+// the most questions, the cheaper on a tie; -1 when there is none.
 func refFull(pts []fpoint) int {
 	ref := -1
 	for i, p := range pts {
@@ -459,14 +462,17 @@ func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
 	}
 	b.HasFull = true
 	full := b.Points[ref]
-	b.Points[ref].Full, b.Points[ref].Within, b.Points[ref].VsFull = true, true, "reference"
+	b.Points[ref].Full, b.Points[ref].Within, b.Points[ref].VsFull, b.Points[ref].WithinS = true, true, "reference", "full"
 	cmps := make([]comparison, len(b.Points))
 	for i := range b.Points {
 		if i == ref {
 			continue
 		}
 		cmps[i] = within(runs, b.Points[i], full)
-		b.Points[i].Within, b.Points[i].VsFull = cmps[i].Within, cmps[i].text()
+		b.Points[i].Within, b.Points[i].VsFull, b.Points[i].WithinS = cmps[i].Within, cmps[i].text(), yesNo(cmps[i].Within)
+		if b.Points[i].Ceiling {
+			b.Points[i].WithinS += " (oracle: not a configuration)"
+		}
 	}
 	nFull := 0
 	for _, p := range b.Points {
@@ -476,21 +482,20 @@ func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
 	}
 	refNote := ""
 	if nFull > 1 {
-		refNote = fmt.Sprintf(" (full is the run in %s, over the most questions, of %d full runs)", full.Dir, nFull)
+		refNote = fmt.Sprintf(" Full is the run in %s: of the %d runs with full, the one over the most questions.", full.Dir, nFull)
 	}
+	// pick is the cheapest point within full's interval that is cheaper
+	// than full, or full itself when there is none.
 	pick := func(x func(fpoint) (float64, bool)) int {
-		best := -1
+		best := ref
+		fv, _ := x(full)
 		for i, p := range b.Points {
 			v, ok := x(p)
-			if !ok || !p.Within || p.Ceiling {
-				continue
-			}
-			if best < 0 {
-				best = i
+			if !ok || !p.Within || p.Ceiling || v >= fv {
 				continue
 			}
 			bv, _ := x(b.Points[best])
-			if v < bv || (v == bv && p.Acc > b.Points[best].Acc) {
+			if best == ref || v < bv || (v == bv && p.Acc > b.Points[best].Acc) {
 				best = i
 			}
 		}
@@ -498,28 +503,27 @@ func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
 	}
 	say := func(i int, what string, share float64) string {
 		p := b.Points[i]
-		if i == ref || share >= 1 {
-			return fmt.Sprintf("No configuration cheaper than full (by %s) is within the 95%% interval of full%s; full has accuracy %s%% [%s, %s] over %d questions.",
-				what, refNote, pct(full.Acc), pct(full.Lo), pct(full.Hi), full.N)
+		if i == ref {
+			return fmt.Sprintf("No configuration cheaper than full (by %s) is within the 95%% interval of full; full has accuracy %s%% [%s, %s] over %d questions.%s",
+				what, pct(full.Acc), pct(full.Lo), pct(full.Hi), full.N, refNote)
 		}
-		s := fmt.Sprintf("The cheapest configuration whose accuracy is within the 95%% interval of full: %s, at %s%% of full's %s (accuracy %s%% vs full's %s%%)%s.",
-			p.Label, pct(share), what, pct(p.Acc), pct(full.Acc), refNote)
+		s := fmt.Sprintf("The cheapest configuration whose accuracy is within the 95%% interval of full: %s, at %s%% of full's %s (accuracy %s%% vs full's %s%%).",
+			p.Label, pct(share), what, pct(p.Acc), pct(full.Acc))
 		c := cmps[i]
 		if c.Paired {
 			s += fmt.Sprintf(" Paired over %d questions, its accuracy minus full's is %+.1f points with a 95%% bootstrap interval of [%+.1f, %+.1f], which reaches 0.", c.N, 100*c.Diff, 100*c.Lo, 100*c.Hi)
 		} else {
 			s += fmt.Sprintf(" Its accuracy is at or above the lower end of full's 95%% Wilson interval [%s, %s] (the runs cannot be paired question by question).", pct(c.FullLo), pct(c.FullHi))
 		}
-		return s
+		return s + refNote
 	}
-	if i := pick(func(p fpoint) (float64, bool) { return p.Tokens, true }); i >= 0 {
-		b.Best = i
-		byTokens = say(i, "mean prompt tokens", b.Points[i].Tokens/full.Tokens)
-	}
+	b.Best = pick(func(p fpoint) (float64, bool) { return p.Tokens, true })
+	byTokens = say(b.Best, "mean prompt tokens", b.Points[b.Best].Tokens/full.Tokens)
 	if b.HasCost {
 		if !full.HasCost {
 			byCost = "full has no cost (its run had no --price), so no configuration is compared with it by cost."
-		} else if i := pick(func(p fpoint) (float64, bool) { return p.Cost, p.HasCost }); i >= 0 {
+		} else {
+			i := pick(func(p fpoint) (float64, bool) { return p.Cost, p.HasCost })
 			share := 0.0
 			if full.Cost > 0 {
 				share = b.Points[i].Cost / full.Cost
@@ -607,8 +611,8 @@ func (a labelBox) overlaps(b labelBox) bool {
 // black and the cheapest point within full's interval ringed in green, over
 // a band showing full's interval.
 func frontierChart(b *frontierBlock, byCost bool) *chart {
-	const left, right, top, bottom, size = 60.0, 230.0, 40.0, 50.0, 10.0
-	w, h := 800.0, 460.0
+	const left, right, top, bottom, size = 60.0, 190.0, 56.0, 50.0, 10.0
+	w, h := 860.0, 480.0
 	pw, ph := w-left-right, h-top-bottom
 	type pt struct {
 		i    int
@@ -671,7 +675,7 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 		}
 	}
 	c.text(left+pw/2, h-12, axis, "middle", 12)
-	c.text(left-40, top-8, "acc %", "start", 11)
+	c.text(left-8, top-12, "acc %", "end", 11)
 
 	// The step line: with a budget between two frontier points the best
 	// configuration is the cheaper one, so accuracy holds until the next.
@@ -734,30 +738,45 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 			labelsAt[s] = append(labelsAt[s], q.Label)
 		}
 	}
+	// Labels keep clear of the markers too.
+	for _, s := range spots {
+		placed = append(placed, labelBox{s.x - 6, s.y - 6, s.x + 6, s.y + 6})
+	}
 	for _, s := range spots {
 		text := strings.Join(labelsAt[s], "; ")
-		tw := float64(len([]rune(text))) * size * 0.55
+		tw := float64(len([]rune(text))) * size * 0.6
 		type cand struct {
 			dx, dy float64
 			anchor string
 		}
-		cands := []cand{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"}, {10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"}}
-		chosen, box := cands[0], labelBox{}
-		for k, cd := range cands {
+		cands := []cand{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"},
+			{10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"},
+			{10, -30, "start"}, {10, 38, "start"}, {-10, -30, "end"}, {-10, 38, "end"}}
+		// The first place that is inside the plot and clear of the labels
+		// placed so far; failing that, the one that overlaps fewest.
+		var chosen cand
+		var box labelBox
+		bestScore := math.MaxInt
+		for _, cd := range cands {
 			x0 := s.x + cd.dx
 			if cd.anchor == "end" {
 				x0 -= tw
 			}
 			bx := labelBox{x0, s.y + cd.dy - size, x0 + tw, s.y + cd.dy + 2}
-			if k == 0 {
-				box = bx
+			score := 0
+			// Inside the plot: the legend has the right margin.
+			if bx.x0 < left || bx.x1 > left+pw || bx.y0 < 28 || bx.y1 > top+ph {
+				score += 1000
 			}
-			free := bx.x0 >= left && bx.x1 <= w-5 && bx.y0 >= top-10 && bx.y1 <= top+ph
 			for _, o := range placed {
-				free = free && !o.overlaps(bx)
+				if o.overlaps(bx) {
+					score++
+				}
 			}
-			if free {
-				chosen, box = cd, bx
+			if score < bestScore {
+				chosen, box, bestScore = cd, bx, score
+			}
+			if score == 0 {
 				break
 			}
 		}

@@ -178,6 +178,26 @@ func TestCheapestWithinFull(t *testing.T) {
 				mstat{mode: "bm25", acc: 0.6, n: 40, tokens: 800})},
 			"", map[string]bool{"bm25": false},
 			[]string{"No configuration cheaper than full (by mean prompt tokens) is within the 95% interval of full; full has accuracy 90.0% [76.9, 96.0] over 40 questions."}},
+		{"oracle is not a configuration",
+			// It reads the gold evidence: plotted, never the answer.
+			[]Run{fakeRun("a", cfgOf("m", 5, 512), []run.Effect{
+				{Mode: "oracle", Baseline: "full", N: 40, Diff: 0.05, Lo: 0, Hi: 0.1},
+				{Mode: "bm25", Baseline: "full", N: 40, Diff: -0.02, Lo: -0.1, Hi: 0.05}},
+				mstat{mode: "full", acc: 0.9, n: 40, tokens: 5000},
+				mstat{mode: "oracle", acc: 0.95, n: 40, tokens: 300},
+				mstat{mode: "bm25", acc: 0.88, n: 40, tokens: 2000})},
+			"bm25", map[string]bool{"bm25": true},
+			[]string{"within the 95% interval of full: bm25, at 40.0%"}},
+		{"full in two runs: the one over more questions",
+			[]Run{
+				fakeRun("small", cfgOf("m", 5, 512), nil,
+					mstat{mode: "full", acc: 0.5, n: 10, tokens: 5000}),
+				fakeRun("big", cfgOf("m", 3, 512), []run.Effect{{Mode: "bm25", Baseline: "full", N: 40, Diff: 0, Lo: -0.1, Hi: 0.1}},
+					mstat{mode: "full", acc: 0.9, n: 40, tokens: 5000},
+					mstat{mode: "bm25", acc: 0.9, n: 40, tokens: 1000}),
+			},
+			"bm25", map[string]bool{"bm25": true},
+			[]string{"at 20.0% of full's mean prompt tokens (accuracy 90.0% vs full's 90.0%).", "Full is the run in big: of the 2 runs with full, the one over the most questions."}},
 		{"no full",
 			[]Run{fakeRun("a", cfgOf("m", 5, 512), nil,
 				mstat{mode: "closed-book", acc: 0.4, n: 40, tokens: 120},
@@ -206,6 +226,9 @@ func TestCheapestWithinFull(t *testing.T) {
 				t.Errorf("cheapest within full's interval: %q, want %q", got, c.best)
 			}
 			for _, p := range b.Points {
+				if p.Ceiling && (p.Frontier || p.CostFrontier) {
+					t.Errorf("%s is on the frontier", p.Label)
+				}
 				if w, ok := c.within[p.Label]; ok && p.Within != w {
 					t.Errorf("%s: within = %v, want %v (%s)", p.Label, p.Within, w, p.VsFull)
 				}
@@ -240,7 +263,8 @@ func TestFrontierLabels(t *testing.T) {
 	for _, p := range bs[0].Points {
 		got = append(got, p.Label)
 	}
-	want := []string{"closed-book", "full (a)", "bm25 k=5 order=score", "full (b)", "bm25 k=3 order=score", "bm25 k=5 order=document"}
+	// Cheapest first, in the order given on a tie.
+	want := []string{"closed-book", "bm25 k=3 order=score", "bm25 k=5 order=score", "bm25 k=5 order=document", "full (a)", "full (b)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
 	}

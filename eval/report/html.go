@@ -258,7 +258,7 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 {{if .CostChart}}{{template "svg" .CostChart}}
 {{end}}<p><b>{{.Sentence}}</b>{{if .CostSentence}}<br><b>{{.CostSentence}}</b>{{end}}</p>
 <table><tr><th class="l">configuration</th><th class="l">folder</th><th>accuracy % [95% CI]</th><th>n</th><th>prompt tokens/q</th>{{if .HasCost}}<th>cost US$/q</th>{{end}}<th>frontier</th>{{if .HasCost}}<th>cost frontier</th>{{end}}{{if .HasFull}}<th class="l">vs full (points)</th><th>within full's CI</th>{{end}}</tr>
-{{$b := .}}{{range .Points}}<tr><td class="l">{{.Label}}</td><td class="l">{{.Dir}}</td><td>{{.AccS}}</td><td>{{.N}}</td><td>{{.TokensS}}</td>{{if $b.HasCost}}<td>{{.CostS}}</td>{{end}}<td>{{if .Frontier}}yes{{else}}no{{end}}</td>{{if $b.HasCost}}<td>{{if .CostFrontier}}yes{{else}}no{{end}}</td>{{end}}{{if $b.HasFull}}<td class="l">{{.VsFull}}</td><td>{{if .Within}}yes{{else}}no{{end}}</td>{{end}}</tr>
+{{$b := .}}{{range .Points}}<tr><td class="l">{{.Label}}</td><td class="l">{{.Dir}}</td><td>{{.AccS}}</td><td>{{.N}}</td><td>{{.TokensS}}</td>{{if $b.HasCost}}<td>{{.CostS}}</td>{{end}}<td>{{if .Frontier}}yes{{else}}no{{end}}</td>{{if $b.HasCost}}<td>{{if .CostFrontier}}yes{{else}}no{{end}}</td>{{end}}{{if $b.HasFull}}<td class="l">{{.VsFull}}</td><td>{{.WithinS}}</td>{{end}}</tr>
 {{end}}</table>
 {{if .Skipped}}<p class="note">{{.Skipped}} mode(s) with no scored question or no prompt token count are left out.</p>
 {{end}}{{else}}<p class="note">No mode of this model has a scored question with a prompt token count.</p>

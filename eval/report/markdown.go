@@ -197,7 +197,7 @@ func writeFrontierMarkdown(b *strings.Builder, p *page) {
 				cells = append(cells, yesNo(pt.CostFrontier))
 			}
 			if f.HasFull {
-				cells = append(cells, md(pt.VsFull), yesNo(pt.Within))
+				cells = append(cells, pt.VsFull, pt.WithinS)
 			}
 			run.MarkdownRow(b, cells...)
 		}
