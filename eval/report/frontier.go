@@ -537,10 +537,31 @@ func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
 
 // frontierAxis is the x axis of a frontier chart: log10 when every value
 // is positive (prompts run from tens of tokens to whole papers), linear
-// from 0 otherwise (an offline baseline's cost is 0).
+// from 0 otherwise (an offline baseline's cost is 0). A log axis ends at
+// 1, 2 or 5 × a power of ten around the values.
 type frontierAxis struct {
 	log    bool
-	lo, hi float64 // decades when log
+	lo, hi float64
+}
+
+// nice125 is the largest (down) or smallest (up) 1, 2 or 5 × 10^k on the
+// other side of v > 0.
+func nice125(v float64, up bool) float64 {
+	d := math.Floor(math.Log10(v))
+	steps := []float64{1, 2, 5, 10}
+	if up {
+		for _, m := range steps {
+			if x := m * math.Pow(10, d); x >= v*(1-1e-12) {
+				return x
+			}
+		}
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if x := steps[i] * math.Pow(10, d); x <= v*(1+1e-12) {
+			return x
+		}
+	}
+	return math.Pow(10, d)
 }
 
 func newFrontierAxis(vals []float64) frontierAxis {
@@ -549,9 +570,9 @@ func newFrontierAxis(vals []float64) frontierAxis {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	if lo > 0 {
-		a := frontierAxis{log: true, lo: math.Floor(math.Log10(lo)), hi: math.Ceil(math.Log10(hi))}
+		a := frontierAxis{log: true, lo: nice125(lo, false), hi: nice125(hi, true)}
 		if a.hi <= a.lo {
-			a.hi = a.lo + 1
+			a.hi = nice125(a.lo*1.01, true)
 		}
 		return a
 	}
@@ -565,7 +586,7 @@ func newFrontierAxis(vals []float64) frontierAxis {
 // frac is v's place along the axis, 0 to 1.
 func (a frontierAxis) frac(v float64) float64 {
 	if a.log {
-		return (math.Log10(v) - a.lo) / (a.hi - a.lo)
+		return (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
 	}
 	return (v - a.lo) / (a.hi - a.lo)
 }
@@ -579,17 +600,17 @@ func (a frontierAxis) ticks() []float64 {
 		}
 		return out
 	}
+	// Decades only, unless the span is short enough that 2× and 5× ticks
+	// still leave room for their labels.
 	mults := []float64{1}
-	if a.hi-a.lo <= 2 {
+	if math.Log10(a.hi/a.lo) <= 2.5 {
 		mults = []float64{1, 2, 5}
 	}
-	for d := a.lo; d <= a.hi; d++ {
+	for d := math.Floor(math.Log10(a.lo)); d <= math.Ceil(math.Log10(a.hi)); d++ {
 		for _, m := range mults {
-			v := m * math.Pow(10, d)
-			if math.Log10(v) > a.hi+1e-9 {
-				break
+			if v := m * math.Pow(10, d); v >= a.lo*(1-1e-9) && v <= a.hi*(1+1e-9) {
+				out = append(out, v)
 			}
-			out = append(out, v)
 		}
 	}
 	return out

@@ -186,6 +186,7 @@ td.o{font-weight:bold}
 .warn{background:#fff4e5;border:1px solid #f0c36d;padding:6px 10px;font-size:14px}
 svg{display:block;margin:.5em 0;font-family:inherit}
 td.ids{max-width:560px;overflow-wrap:anywhere}
+.answer{border-left:4px solid #2ca02c;padding:2px 10px;max-width:900px}
 </style></head><body>
 <h1>paperlens report</h1>
 <table><tr><th class="l">model</th><th class="l">folder</th><th class="l">bench</th><th class="l">paradigm</th><th class="l">baseline</th><th>runs</th><th>questions</th><th>records</th></tr>
@@ -256,7 +257,9 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 {{range .Frontier}}<h3>{{.Model}}</h3>
 {{if .Points}}{{template "svg" .Chart}}
 {{if .CostChart}}{{template "svg" .CostChart}}
-{{end}}<p><b>{{.Sentence}}</b>{{if .CostSentence}}<br><b>{{.CostSentence}}</b>{{end}}</p>
+{{end}}<p class="answer">{{.Sentence}}</p>
+{{if .CostSentence}}<p class="answer">{{.CostSentence}}</p>
+{{end}}
 <table><tr><th class="l">configuration</th><th class="l">folder</th><th>accuracy % [95% CI]</th><th>n</th><th>prompt tokens/q</th>{{if .HasCost}}<th>cost US$/q</th>{{end}}<th>frontier</th>{{if .HasCost}}<th>cost frontier</th>{{end}}{{if .HasFull}}<th class="l">vs full (points)</th><th>within full's CI</th>{{end}}</tr>
 {{$b := .}}{{range .Points}}<tr><td class="l">{{.Label}}</td><td class="l">{{.Dir}}</td><td>{{.AccS}}</td><td>{{.N}}</td><td>{{.TokensS}}</td>{{if $b.HasCost}}<td>{{.CostS}}</td>{{end}}<td>{{if .Frontier}}yes{{else}}no{{end}}</td>{{if $b.HasCost}}<td>{{if .CostFrontier}}yes{{else}}no{{end}}</td>{{end}}{{if $b.HasFull}}<td class="l">{{.VsFull}}</td><td>{{.WithinS}}</td>{{end}}</tr>
 {{end}}</table>
