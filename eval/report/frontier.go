@@ -76,6 +76,7 @@ var labelFields = []labelField{
 	{"budget", "budget", "", hasContext},
 	{"paradigm", "paradigm", "", always},
 	{"effort", "reasoning_effort", "-", always},
+	{"limit", "limit", "all", always},
 }
 
 // configValues reads a run's config as config.json's members, each value
@@ -280,26 +281,49 @@ func perQuestion(recs []run.Record, m string) map[string]float64 {
 	return sum
 }
 
-// buildFrontier makes one block per model (config.json's model, else the
-// summary's, else the folder), over every (run, mode) of it with a scored
-// question and a prompt token count.
+// buildFrontier makes one block per model and dataset (accuracies over
+// other questions do not compare), over every (run, mode) of it with a
+// scored question and a prompt token count. The model is the summary's,
+// else config.json's, else the folder's name; a model run on several
+// datasets gets a block per dataset, named after the file.
 func buildFrontier(runs []Run) []frontierBlock {
-	var order []string
-	groups := map[string][]int{}
+	type group struct {
+		model, data string
+		idx         []int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	datasets := map[string]map[string]bool{}
 	for i, r := range runs {
 		m := modelOf(r)
 		if m == "" {
 			m = filepath.Base(r.Dir)
 		}
-		if _, ok := groups[m]; !ok {
-			order = append(order, m)
+		d := dataOf(r)
+		k := m + "\x00" + d
+		if byKey[k] == nil {
+			byKey[k] = &group{model: m, data: d}
+			groups = append(groups, byKey[k])
 		}
-		groups[m] = append(groups[m], i)
+		byKey[k].idx = append(byKey[k].idx, i)
+		if datasets[m] == nil {
+			datasets[m] = map[string]bool{}
+		}
+		datasets[m][d] = true
 	}
 	var out []frontierBlock
-	for _, m := range order {
-		idx := groups[m]
-		b := frontierBlock{Model: m, Colour: colour(idx[0]), Best: -1, BestCost: -1}
+	for _, g := range groups {
+		idx := g.idx
+		name := g.model
+		if len(datasets[g.model]) > 1 {
+			r := runs[idx[0]]
+			data := r.Summary.Bench
+			if r.Config.Data != "" {
+				data = filepath.Base(r.Config.Data)
+			}
+			name += " · " + data
+		}
+		b := frontierBlock{Model: name, Colour: colour(idx[0]), Best: -1, BestCost: -1}
 		b.Points, b.Src, b.Skipped = frontierPoints(runs, idx)
 		// Cheapest first: the table reads as the figure, left to right.
 		slices.SortStableFunc(b.Points, func(x, y fpoint) int { return cmp.Compare(x.Tokens, y.Tokens) })
@@ -389,8 +413,23 @@ func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skip
 			pts = append(pts, p)
 		}
 	}
+	if src.mixed() {
+		for i := range pts {
+			if !pts[i].Server {
+				pts[i].TokensS += " (cl100k)"
+			}
+		}
+	}
 	labelPoints(pts, vals)
 	return pts, src, skipped
+}
+
+// TokensNote says which prompt-token count the block's x is.
+func (b frontierBlock) TokensNote() string {
+	if b.Src.mixed() {
+		return "Prompt tokens per question as the server reported them, except the points marked (cl100k): some runs of this model have no server count, and those are the prompt size paperlens assembled. The two differ by tokenizer and chat template, so read the frontier between them with care."
+	}
+	return b.Src.table()
 }
 
 // labelPoints names each point by its mode and the settings that differ
@@ -689,6 +728,9 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
 	c.line(left, top, left, top+ph, "#000", 1, false)
 	axis := b.Src.axis()
+	if b.Src.mixed() {
+		axis = "prompt tokens per question (log): server-reported, else assembled, cl100k"
+	}
 	if byCost {
 		axis = "mean cost per question, US$ (log scale)"
 		if !ax.log {

@@ -64,6 +64,7 @@ type mstat struct {
 	acc    float64
 	n      int
 	tokens float64  // assembled prompt tokens per question
+	server int      // server-reported prompt tokens per record (0: none)
 	cost   *float64 // US$ over every record; nil without --price
 	// right lists, per question q0…q(n−1), whether the one run was right;
 	// nil: no records.
@@ -77,7 +78,8 @@ func fakeRun(dir string, cfg run.Config, effects []run.Effect, ms ...mstat) Run 
 	var recs []run.Record
 	for _, m := range ms {
 		s.Modes = append(s.Modes, m.mode)
-		s.ByMode[m.mode] = run.ModeStats{Acc: run.Acc{Accuracy: m.acc, N: m.n}, PromptTokens: m.tokens, Records: m.n, CostUSD: m.cost}
+		s.ByMode[m.mode] = run.ModeStats{Acc: run.Acc{Accuracy: m.acc, N: m.n}, PromptTokens: m.tokens, Records: m.n, CostUSD: m.cost,
+			Tokens: run.Tokens{Prompt: m.server * m.n}}
 		for q, ok := range m.right {
 			recs = append(recs, run.Record{QuestionID: fmt.Sprintf("q%d", q), Mode: m.mode, Run: 1, Correct: ok})
 		}
@@ -156,22 +158,18 @@ func TestCheapestWithinFull(t *testing.T) {
 			},
 			"bm25 k=3 passage=128", map[string]bool{"bm25 k=5 passage=512": false, "bm25 k=3 passage=128": true},
 			[]string{"bm25 k=3 passage=128, at 7.5% of full's mean prompt tokens (accuracy 95.0% vs full's 100.0%)", "Paired over 20 questions, its accuracy minus full's is -5.0 points"}},
-		{"other data: full's Wilson interval",
+		{"no records to pair: full's Wilson interval",
 			[]Run{
 				fakeRun("full", cfgOf("m", 5, 512), nil,
-					mstat{mode: "full", acc: 0.9, n: 100, tokens: 5000, right: rights(100, seq(0, 10)...)}),
-				func() Run {
-					c := cfgOf("m", 3, 512)
-					c.Data = "/data/other.jsonl"
-					return fakeRun("other", c, nil,
-						mstat{mode: "bm25", acc: 0.80, n: 100, tokens: 300, right: rights(100, seq(0, 20)...)},
-						mstat{mode: "hybrid", acc: 0.83, n: 100, tokens: 700, right: rights(100, seq(0, 17)...)})
-				}(),
+					mstat{mode: "full", acc: 0.9, n: 100, tokens: 5000}),
+				fakeRun("other", cfgOf("m", 3, 512), nil,
+					mstat{mode: "bm25", acc: 0.80, n: 100, tokens: 300},
+					mstat{mode: "hybrid", acc: 0.83, n: 100, tokens: 700}),
 			},
 			// k differs between the runs, but not between the points it
 			// matters to: full ignores it.
 			"hybrid", map[string]bool{"bm25": false, "hybrid": true},
-			[]string{"hybrid, at 14.0% of full's mean prompt tokens", "at or above the lower end of full's 95% Wilson interval [82.6, 94.5]"}},
+			[]string{"hybrid, at 14.0%", "at or above the lower end of full's 95% Wilson interval [82.6, 94.5]"}},
 		{"nothing cheaper is within",
 			[]Run{fakeRun("a", cfgOf("m", 5, 512), []run.Effect{{Mode: "bm25", Baseline: "full", N: 40, Diff: -0.3, Lo: -0.45, Hi: -0.15}},
 				mstat{mode: "full", acc: 0.9, n: 40, tokens: 5000},
@@ -270,6 +268,62 @@ func TestFrontierLabels(t *testing.T) {
 	}
 	if l := bs[1].Points[0].Label; l != "bm25" {
 		t.Errorf("the one run of another model: label %q, want bm25", l)
+	}
+}
+
+// One count of prompt tokens serves all of a model's points where it can:
+// the server's when every point has it, else the assembled count when
+// every point has that; only otherwise are the two mixed, and marked.
+func TestFrontierTokenCount(t *testing.T) {
+	cases := []struct {
+		name string
+		ms   []mstat
+		want []string // TokensS, cheapest first
+		note string
+	}{
+		{"server everywhere", []mstat{{mode: "full", acc: 0.9, n: 10, tokens: 4000, server: 4300}, {mode: "bm25", acc: 0.5, n: 10, tokens: 900, server: 1000}},
+			[]string{"1000", "4300"}, "as the server reported them"},
+		{"assembled where a server count is missing", []mstat{{mode: "full", acc: 0.9, n: 10, tokens: 4000, server: 4300}, {mode: "bm25", acc: 0.5, n: 10, tokens: 900}},
+			[]string{"900", "4000"}, "as paperlens assembled them"},
+		{"mixed when neither is everywhere", []mstat{{mode: "full", acc: 0.9, n: 10, server: 4300}, {mode: "bm25", acc: 0.5, n: 10, tokens: 900}},
+			[]string{"900 (cl100k)", "4300"}, "except the points marked (cl100k)"},
+		{"no count at all is left out", []mstat{{mode: "full", acc: 0.9, n: 10, tokens: 4000}, {mode: "bm25", acc: 0.5, n: 10}},
+			[]string{"4000"}, "as paperlens assembled them"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := buildFrontier([]Run{fakeRun("a", cfgOf("m", 5, 512), nil, c.ms...)})[0]
+			var got []string
+			for _, p := range b.Points {
+				got = append(got, p.TokensS)
+			}
+			if !slices.Equal(got, c.want) || !strings.Contains(b.TokensNote(), c.note) {
+				t.Errorf("tokens %q, note %q; want %q, a note saying %q", got, b.TokensNote(), c.want, c.note)
+			}
+			if b.Skipped != len(c.ms)-len(c.want) {
+				t.Errorf("skipped %d, want %d", b.Skipped, len(c.ms)-len(c.want))
+			}
+		})
+	}
+}
+
+// Runs of one model on other data get a figure of their own: their
+// accuracies are over other questions.
+func TestFrontierPerDataset(t *testing.T) {
+	other := cfgOf("m", 5, 512)
+	other.Data = "/data/other.jsonl"
+	runs := []Run{
+		fakeRun("a", cfgOf("m", 5, 512), nil, mstat{mode: "full", acc: 0.9, n: 10, tokens: 4000}),
+		fakeRun("b", other, nil, mstat{mode: "full", acc: 0.5, n: 10, tokens: 4000}),
+		fakeRun("c", cfgOf("m", 3, 512), nil, mstat{mode: "bm25", acc: 0.6, n: 10, tokens: 600}),
+	}
+	var got []string
+	for _, b := range buildFrontier(runs) {
+		got = append(got, fmt.Sprintf("%s: %d points", b.Model, len(b.Points)))
+	}
+	want := []string{"m · sample.jsonl: 2 points", "m · other.jsonl: 1 points"}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks %q, want %q", got, want)
 	}
 }
 

@@ -255,7 +255,8 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 <h2>9. {{.H.frontier}}</h2>
 <p class="note">{{.FrontierNote}}</p>
 {{range .Frontier}}<h3>{{.Model}}</h3>
-{{if .Points}}{{template "svg" .Chart}}
+{{if .Points}}<p class="note">{{.TokensNote}}</p>
+{{template "svg" .Chart}}
 {{if .CostChart}}{{template "svg" .CostChart}}
 {{end}}<p class="answer">{{.Sentence}}</p>
 {{if .CostSentence}}<p class="answer">{{.CostSentence}}</p>

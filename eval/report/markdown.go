@@ -174,7 +174,7 @@ func writeFrontierMarkdown(b *strings.Builder, p *page) {
 			b.WriteString("No mode of this model has a scored question with a prompt token count.\n")
 			continue
 		}
-		b.WriteString(md(f.Src.table()) + "\n\n")
+		b.WriteString(md(f.TokensNote()) + "\n\n")
 		head := []string{"configuration", "folder", "accuracy % [95% CI]", "n", "prompt tokens/q"}
 		if f.HasCost {
 			head = append(head, "cost US$/q")
