@@ -23,7 +23,8 @@ import (
 // hFrontier heads the frontier section in both formats.
 const hFrontier = "Accuracy–cost frontier"
 
-// frontierNote heads the section in both formats.
+// frontierNote opens the section in both formats: how to read the figure,
+// and which interval decides "within full's".
 const frontierNote = "Per model, one point per run and mode: accuracy with its 95% Wilson interval over the questions scored " +
 	"(runs are averaged first, so the interval is over questions, not runs), against mean prompt tokens per question " +
 	"(log scale), and against mean cost per question when the run had --price. " +
@@ -247,8 +248,8 @@ func within(runs []Run, p, full fpoint) comparison {
 			}
 		}
 		if len(xa) > 0 {
-			// The summary's resamples and seed, so that a pair within
-			// one run would get the summary's own interval.
+			// Bootstrapped as the summary does: its resamples, full's
+			// run's seed, questions in a fixed (id) order.
 			c.Paired, c.N = true, len(xa)
 			c.Diff, c.Lo, c.Hi = stats.PairedBootstrap(xa, xb, stats.DefaultResamples, uint64(runs[full.run].Config.Seed)+1)
 		}
