@@ -55,6 +55,10 @@ type SweepConfig struct {
 	Evidence evidence.Options
 	RRFK     int
 	Exclude  []kind.Kind
+	// Oracle adds a ceiling row per passage size and budget (retriever
+	// "oracle"): the passages holding the gold evidence, as if ranked
+	// first. No retriever can do better at that size and k.
+	Oracle bool
 	// Progress receives a line per retriever and query form done; nil:
 	// discarded.
 	Progress io.Writer
@@ -140,6 +144,9 @@ type unitIndex struct {
 	tokens map[string]int    // passage id -> tokens, of what is handed over
 	parent map[string]string // window passage id -> parent passage id
 	text   map[string]string // parent passage id -> text (windows only)
+	// byPaper are each paper's passages handed over, in document order:
+	// what the oracle ceiling picks from.
+	byPaper map[string][]corpus.Passage
 	close  func()
 }
 
@@ -358,7 +365,7 @@ func windows(text string, sents []chunk.Span, parents []corpus.Passage, w int) (
 // passages of its size, else one built in a folder under tmp from the
 // stored texts.
 func openUnit(ctx context.Context, src SweepSource, papers map[string]*paper, u unitSpec, cfg SweepConfig, tmp string) (*unitIndex, error) {
-	ui := &unitIndex{unit: u.unit, size: u.size, window: u.window, tokens: map[string]int{}, close: func() {}}
+	ui := &unitIndex{unit: u.unit, size: u.size, window: u.window, tokens: map[string]int{}, byPaper: map[string][]corpus.Passage{}, close: func() {}}
 	ids := make([]string, 0, len(papers))
 	for id := range papers {
 		ids = append(ids, id)
@@ -367,6 +374,7 @@ func openUnit(ctx context.Context, src SweepSource, papers map[string]*paper, u 
 	if u.unit == UnitPassage && u.size == src.HomeTokens && src.Index != nil {
 		ui.src = src.Index
 		for _, id := range ids {
+			ui.byPaper[id] = papers[id].passages
 			for _, p := range papers[id].passages {
 				ui.tokens[p.PassageID] = p.Tokens
 			}
@@ -388,6 +396,7 @@ func openUnit(ctx context.Context, src SweepSource, papers map[string]*paper, u 
 		ps := p.passagesAt(u.size, src.HomeTokens)
 		doc := p.doc
 		doc.MaxTokens = u.size
+		ui.byPaper[id] = ps
 		if u.unit == UnitWindow {
 			for _, pp := range ps {
 				ui.tokens[pp.PassageID] = pp.Tokens
@@ -479,6 +488,9 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 		return bases[name], nil
 	}
 	var rows []SweepRow
+	if cfg.Oracle && ui.unit == UnitPassage {
+		rows = append(rows, ui.oracle(ks, qs, golds)...)
+	}
 	for _, name := range cfg.Retrievers {
 		var r retrieve.Retriever
 		var err error
@@ -602,6 +614,65 @@ func sweepOne(ctx context.Context, ui *unitIndex, r retrieve.Retriever, name str
 	return rows, nil
 }
 
+// Oracle is the retriever name of the ceiling rows (SweepConfig.Oracle).
+const Oracle = "oracle"
+
+// oracle scores, at each budget, the first passage holding each gold
+// sentence, in document order, at most k of them.
+func (ui *unitIndex) oracle(ks map[int]int, qs []bench.Question, golds []*evidence.Gold) []SweepRow {
+	budgets := make([]int, 0, len(ks))
+	for b := range ks {
+		budgets = append(budgets, b)
+	}
+	sort.Ints(budgets)
+	rows := make([]SweepRow, len(budgets))
+	for i, b := range budgets {
+		rows[i] = SweepRow{Budget: b, Unit: ui.unit, PassageTokens: ui.size, K: ks[b], Retriever: Oracle, Rerank: RerankNone}
+	}
+	for qi, q := range qs {
+		if golds[qi].Empty() {
+			continue
+		}
+		ps := ui.byPaper[q.PaperID]
+		texts := make([]string, len(ps))
+		for i, p := range ps {
+			texts[i] = p.Text
+		}
+		need := map[int]bool{}
+		var order []int
+		for _, r := range golds[qi].Score(texts).FirstRank {
+			if r > 0 && !need[r-1] {
+				need[r-1] = true
+				order = append(order, r-1)
+			}
+		}
+		sort.Ints(order)
+		for i := range rows {
+			row := &rows[i]
+			pick := order[:min(len(order), row.K)]
+			var sel []string
+			tok := 0
+			for _, j := range pick {
+				sel = append(sel, ps[j].Text)
+				tok += ps[j].Tokens
+			}
+			m := golds[qi].Score(sel)
+			row.N++
+			row.Complete += m.CompleteAt(len(sel))
+			row.Recall += m.RecallAt(len(sel))
+			row.ContextTokens += float64(tok)
+		}
+	}
+	for i := range rows {
+		if n := float64(rows[i].N); n > 0 {
+			rows[i].Complete /= n
+			rows[i].Recall /= n
+			rows[i].ContextTokens /= n
+		}
+	}
+	return rows
+}
+
 func (ui *unitIndex) tokensOf(h retrieve.Hit) int {
 	if n, ok := ui.tokens[h.PassageID]; ok {
 		return n
@@ -709,13 +780,13 @@ func (s Sweep) WriteTable(w io.Writer) error {
 }
 
 // Cheapest is the row with the smallest budget reaching complete@budget ≥
-// level (ties: fewer context tokens, then higher completeness), and whether
-// there is one.
+// level (ties: fewer context tokens, then higher completeness) among those
+// ok accepts (nil: all), oracle rows left out, and whether there is one.
 func (s Sweep) Cheapest(level float64, ok func(SweepRow) bool) (SweepRow, bool) {
 	var best SweepRow
 	found := false
 	for _, r := range s.Rows {
-		if r.Complete < level || (ok != nil && !ok(r)) {
+		if r.Retriever == Oracle || r.Complete < level || (ok != nil && !ok(r)) {
 			continue
 		}
 		if !found || r.Budget < best.Budget || (r.Budget == best.Budget && (r.ContextTokens < best.ContextTokens ||
