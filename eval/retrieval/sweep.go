@@ -147,7 +147,7 @@ type unitIndex struct {
 	// byPaper are each paper's passages handed over, in document order:
 	// what the oracle ceiling picks from.
 	byPaper map[string][]corpus.Passage
-	close  func()
+	close   func()
 }
 
 // RunSweep scores every configuration of cfg on the questions. Retrieval
