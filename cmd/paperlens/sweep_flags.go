@@ -122,14 +122,6 @@ func printSweep(w io.Writer, sw retrieval.Sweep, asJSON bool) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	for _, b := range bests {
-		if b.Row == nil {
-			fmt.Fprintf(w, "No configuration reaches complete@budget %.2f.\n", b.Level)
-			continue
-		}
-		r := b.Row
-		fmt.Fprintf(w, "Cheapest reaching complete@budget %.2f: %s, budget %d (%.1f%% of the mean full paper), complete %.3f, %.0f context tokens.\n",
-			b.Level, r.Label(), r.Budget, 100*r.BudgetShare, r.Complete, r.ContextTokens)
-	}
+	sw.WriteCheapest(w, sweepLevels)
 	return nil
 }

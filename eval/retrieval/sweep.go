@@ -796,3 +796,17 @@ func (s Sweep) Cheapest(level float64, ok func(SweepRow) bool) (SweepRow, bool) 
 	}
 	return best, found
 }
+
+// WriteCheapest writes, for each level, the cheapest configuration whose
+// complete@budget reaches it (Cheapest), or that none does.
+func (s Sweep) WriteCheapest(w io.Writer, levels []float64) {
+	for _, l := range levels {
+		r, ok := s.Cheapest(l, nil)
+		if !ok {
+			fmt.Fprintf(w, "No configuration reaches complete@budget %.2f.\n", l)
+			continue
+		}
+		fmt.Fprintf(w, "Cheapest reaching complete@budget %.2f: %s, budget %d (%.1f%% of the mean full paper), complete %.3f, %.0f context tokens.\n",
+			l, r.Label(), r.Budget, 100*r.BudgetShare, r.Complete, r.ContextTokens)
+	}
+}
