@@ -58,12 +58,13 @@ var allForms = []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrie
 // eval retrieval reports at k, for passages of the home's size (searched
 // in the home's index through the shared lists) and for another size
 // (chunked again from the stored text into an index of the sweep's own),
-// compared with a home ingested at that size.
+// compared with a home ingested at that size. k = 10 fuses lists deeper
+// than the 20 a shallow hybrid or options search asks for.
 func TestSweepMatchesEvalRetrieval(t *testing.T) {
 	qs, st, ix := sampleHome(t, 128)
 	_, _, ix256 := sampleHome(t, 256)
 	sw, err := RunSweep(context.Background(), SweepSource{Store: st, Index: ix, HomeTokens: 128}, qs, SweepConfig{
-		Budgets: []int{256, 512, 640, 1280}, Sizes: []int{128, 256},
+		Budgets: []int{256, 1280}, Sizes: []int{128, 256},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestSweepMatchesEvalRetrieval(t *testing.T) {
 		src  Source
 	}{{128, ix}, {256, ix256}} {
 		byK := map[int]Summary{}
-		for _, b := range []int{256, 512, 640, 1280} {
+		for _, b := range []int{256, 1280} {
 			k := b / c.size
 			if _, ok := byK[k]; ok {
 				continue
@@ -112,8 +113,8 @@ func TestSweepMatchesEvalRetrieval(t *testing.T) {
 			}
 			checked++
 		}
-		if checked != 4*9 {
-			t.Errorf("size %d: %d rows checked, want 36", c.size, checked)
+		if checked != 2*9 {
+			t.Errorf("size %d: %d rows checked, want 18", c.size, checked)
 		}
 	}
 }
