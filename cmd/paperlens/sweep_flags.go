@@ -48,7 +48,7 @@ func addSweepFlags(cmd *cobra.Command, s *sweepFlags) {
 	fl.StringVar(&s.sizes, "sweep-passage-tokens", "128,256,512", "with --sweep: passage sizes, in tokens (sizes other than the home's are chunked again from the stored text into a temporary index)")
 	fl.StringVar(&s.windows, "sweep-windows", "1,2,3", "with --sweep: small-to-big sentence windows (retrieve windows of N sentences, hand over their parent passages); \"\" for none")
 	fl.IntVar(&s.parent, "sweep-parent-tokens", 512, "with --sweep: passage size of the parents small-to-big windows map to")
-	fl.StringVar(&s.reranks, "sweep-rerank", "none", "with --sweep: rerank settings to sweep, comma-separated (none; others once a reranker is wired)")
+	fl.StringVar(&s.reranks, "sweep-rerank", "none", "with --sweep: rerank settings to sweep, comma-separated: none, gold[:DEPTH] (the question's gold evidence first among the top DEPTH, default 30: what a perfect reranker would reach)")
 	fl.BoolVar(&s.oracle, "sweep-oracle", true, "with --sweep: add an oracle row per passage size and budget (the gold passages ranked first): the ceiling of any retriever")
 }
 

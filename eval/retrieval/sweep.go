@@ -21,8 +21,14 @@ import (
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
-// RerankNone is the rerank setting that leaves rankings as retrieved.
-const RerankNone = "none"
+// Rerank settings the sweep knows itself.
+const (
+	RerankNone = "none" // rankings as retrieved
+	// RerankGold ("gold" or "gold:DEPTH") reorders a retriever's top
+	// DEPTH (default 30) by the question's gold evidence: the bound of any
+	// reranker at that depth. A diagnostic, never a configuration to run.
+	RerankGold = "gold"
+)
 
 // Units of a swept configuration: what is retrieved.
 const (
@@ -51,6 +57,7 @@ type SweepConfig struct {
 	Reranks []string
 	// Rerank wraps a retriever with the named reranker (package
 	// retrieve/rerank's Wrap), for settings other than none.
+	// "gold" and "gold:DEPTH" are built in (RerankGold).
 	Rerank   func(name string, r retrieve.Retriever) (retrieve.Retriever, error)
 	Evidence evidence.Options
 	RRFK     int
@@ -181,8 +188,12 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 		}
 	}
 	for _, rr := range cfg.Reranks {
-		if rr != RerankNone && cfg.Rerank == nil {
-			return Sweep{}, fmt.Errorf("rerank %q: no reranker available here (only none)", rr)
+		_, gold, err := goldReranker(rr)
+		if err != nil {
+			return Sweep{}, err
+		}
+		if rr != RerankNone && !gold && cfg.Rerank == nil {
+			return Sweep{}, fmt.Errorf("rerank %q: no reranker available here (none, gold, gold:DEPTH)", rr)
 		}
 	}
 	progress := cfg.Progress
@@ -217,6 +228,20 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 	}
 	defer os.RemoveAll(tmp)
 
+	// The gold reranker finds the asking question by its paper and query
+	// text.
+	byQuery := map[string]*evidence.Gold{}
+	for i, q := range qs {
+		for _, form := range cfg.Forms {
+			texts, err := retrieve.QueryTexts(form, q.MCQ.Stem, q.MCQ.OptionLines())
+			if err != nil {
+				return out, err
+			}
+			for _, t := range texts {
+				byQuery[q.PaperID+"\x00"+t] = golds[i]
+			}
+		}
+	}
 	units, err := sweepUnits(cfg)
 	if err != nil {
 		return out, err
@@ -226,7 +251,7 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 		if err != nil {
 			return out, err
 		}
-		rows, err := sweepUnit(ctx, ui, qs, golds, cfg, progress)
+		rows, err := sweepUnit(ctx, ui, qs, golds, byQuery, cfg, progress)
 		ui.close()
 		if err != nil {
 			return out, err
@@ -459,7 +484,7 @@ func budgetKs(budgets []int, size int) map[int]int {
 }
 
 // sweepUnit scores every retriever, rerank and form of one unit.
-func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []*evidence.Gold, cfg SweepConfig, progress io.Writer) ([]SweepRow, error) {
+func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []*evidence.Gold, byQuery map[string]*evidence.Gold, cfg SweepConfig, progress io.Writer) ([]SweepRow, error) {
 	ks := budgetKs(cfg.Budgets, ui.size)
 	if len(ks) == 0 {
 		return nil, nil
@@ -507,7 +532,9 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 		}
 		for _, rr := range cfg.Reranks {
 			rret := r
-			if rr != RerankNone {
+			if depth, gold, _ := goldReranker(rr); gold {
+				rret = &memo{r: goldFirst{r: r, depth: depth, golds: byQuery}, hits: map[string][]retrieve.Hit{}}
+			} else if rr != RerankNone {
 				w, err := cfg.Rerank(rr, r)
 				if err != nil {
 					return nil, fmt.Errorf("rerank %s: %w", rr, err)
@@ -612,6 +639,90 @@ func sweepOne(ctx context.Context, ui *unitIndex, r retrieve.Retriever, name str
 		}
 	}
 	return rows, nil
+}
+
+// goldFirst is the "gold" rerank setting: it asks its retriever for depth
+// candidates and puts first those covering most of the asking question's
+// gold evidence, as a perfect reranker would. It bounds what any reranker
+// at that depth can do over that retriever, as the oracle rows bound what
+// any ranking can do at a passage size.
+type goldFirst struct {
+	r     retrieve.Retriever
+	depth int
+	golds map[string]*evidence.Gold // paper and query text -> the question's gold
+}
+
+func (g goldFirst) Name() string { return g.r.Name() + ">gold" }
+
+func (g goldFirst) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+	deep := q
+	deep.K = max(q.K, g.depth)
+	hits, err := g.r.Search(ctx, deep)
+	if err != nil {
+		return nil, err
+	}
+	gold := g.golds[q.PaperID+"\x00"+q.Text]
+	if gold == nil {
+		return nil, fmt.Errorf("gold reranker: no question asks %q", q.Text)
+	}
+	// Greedy set cover: each next passage is the one holding most gold
+	// sentences not held yet, so a sentence the paper repeats (abstract
+	// and body) does not crowd out the others; then those holding most
+	// gold words, for sentences split across two passages.
+	holds := make([][]bool, len(hits))
+	part := make([]float64, len(hits)) // gold words held, found sentences or not
+	for i, h := range hits {
+		m := gold.Score([]string{h.Text})
+		part[i] = m.RecallAt(1)
+		holds[i] = make([]bool, len(m.FirstRank))
+		for j, r := range m.FirstRank {
+			holds[i][j] = r == 1
+		}
+	}
+	have := make([]bool, len(gold.Sentences))
+	used := make([]bool, len(hits))
+	out := make([]retrieve.Hit, 0, q.K)
+	for len(out) < min(q.K, len(hits)) {
+		best, bestNew := -1, -1
+		for i := range hits {
+			if used[i] {
+				continue
+			}
+			n := 0
+			for j, ok := range holds[i] {
+				if ok && !have[j] {
+					n++
+				}
+			}
+			if n > bestNew || (n == bestNew && part[i] > part[best]) {
+				best, bestNew = i, n
+			}
+		}
+		used[best] = true
+		for j, ok := range holds[best] {
+			have[j] = have[j] || ok
+		}
+		h := hits[best]
+		h.Rank, h.Score = len(out)+1, float64(bestNew)
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// goldReranker parses a "gold" or "gold:DEPTH" rerank setting (depth 30,
+// the rerank default, when not given).
+func goldReranker(name string) (depth int, ok bool, err error) {
+	if name == RerankGold {
+		return 30, true, nil
+	}
+	rest, found := strings.CutPrefix(name, RerankGold+":")
+	if !found {
+		return 0, false, nil
+	}
+	if _, err := fmt.Sscanf(rest, "%d", &depth); err != nil || depth <= 0 || fmt.Sprint(depth) != rest {
+		return 0, true, fmt.Errorf("rerank %q: give gold or gold:DEPTH with a positive depth", name)
+	}
+	return depth, true, nil
 }
 
 // Oracle is the retriever name of the ceiling rows (SweepConfig.Oracle).
@@ -806,7 +917,11 @@ func (s Sweep) WriteCheapest(w io.Writer, levels []float64) {
 			fmt.Fprintf(w, "No configuration reaches complete@budget %.2f.\n", l)
 			continue
 		}
-		fmt.Fprintf(w, "Cheapest reaching complete@budget %.2f: %s, budget %d (%.1f%% of the mean full paper), complete %.3f, %.0f context tokens.\n",
-			l, r.Label(), r.Budget, 100*r.BudgetShare, r.Complete, r.ContextTokens)
+		bound := ""
+		if _, gold, _ := goldReranker(r.Rerank); gold {
+			bound = " (a bound: the gold reranker, what a perfect reranker would reach)"
+		}
+		fmt.Fprintf(w, "Cheapest reaching complete@budget %.2f: %s, budget %d (%.1f%% of the mean full paper), complete %.3f, %.0f context tokens%s.\n",
+			l, r.Label(), r.Budget, 100*r.BudgetShare, r.Complete, r.ContextTokens, bound)
 	}
 }
