@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -95,6 +96,62 @@ func TestEvalRetrievalSweep(t *testing.T) {
 	} {
 		if _, errOut, code := paperlens(t, append(common, bad...)...); code == 0 || errOut == "" {
 			t.Errorf("%v: exit %d, %q", bad, code, errOut)
+		}
+	}
+}
+
+// study --sweep offline: the picked configuration runs under both orders as
+// eval runs of their own whose config.json holds it, a passage size other
+// than the home's in a home of its own, and the report compares each with
+// the full-paper mode.
+func TestStudySweepOffline(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("study")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	home, outDir := t.TempDir(), t.TempDir()
+	c := command("study", "--home", home, "--out", outDir, "--runs", "1", "--models", "ir", "--mode", "full,dense",
+		"--sweep", "--budgets", "512", "--sweep-passage-tokens", "256,512", "--sweep-windows", "", "--sweep-top", "1")
+	c.Dir = root
+	var errb strings.Builder
+	c.Stderr = &errb
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("study --sweep: %v\n%s", err, errb.String())
+	}
+	s := string(out)
+	for _, want := range []string{"# Retrieval: budget sweep", "complete@budget", "Evaluated with each model", "## ir: swept configurations", "of full's prompt tokens"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("study output lacks %q:\n%s", want, s)
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(outDir, "study-ir-base-sweep-*"))
+	if len(dirs) != 2 {
+		t.Fatalf("swept run folders %v, want one configuration under two orders", dirs)
+	}
+	for _, d := range dirs {
+		raw, err := os.ReadFile(filepath.Join(d, "config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct {
+			K         int      `json:"k"`
+			Passage   int      `json:"max_passage_tokens"`
+			QueryForm string   `json:"query_form"`
+			Order     string   `json:"order"`
+			Modes     []string `json:"modes"`
+		}
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(d)
+		want := fmt.Sprintf("study-ir-base-sweep-%s-p%d-k%d-%s-%s", strings.Join(cfg.Modes, ","), cfg.Passage, cfg.K, cfg.QueryForm, cfg.Order)
+		if name != want || cfg.K*cfg.Passage > 512 || len(cfg.Modes) != 1 {
+			t.Errorf("%s holds %+v", name, cfg)
+		}
+		if _, err := os.Stat(filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", cfg.Passage))); (err == nil) != (cfg.Passage != 512) {
+			t.Errorf("passages of %d: home of its own %v", cfg.Passage, err)
 		}
 	}
 }
