@@ -64,7 +64,9 @@ type SweepConfig struct {
 	Exclude  []kind.Kind
 	// Oracle adds a ceiling row per passage size and budget (retriever
 	// "oracle"): the passages holding the gold evidence, as if ranked
-	// first. No retriever can do better at that size and k.
+	// first. No retriever does better at that size and k, but for a gold
+	// sentence no single passage holds (cut across two), which the oracle
+	// does not pick.
 	Oracle bool
 	// Progress receives a line per retriever and query form done; nil:
 	// discarded.
