@@ -115,8 +115,9 @@ func printSweep(w io.Writer, sw retrieval.Sweep, asJSON bool) error {
 			N          int     `json:"n"`
 			NoGold     int     `json:"no_gold"`
 			FullTokens float64 `json:"full_tokens"`
+			Searches   int     `json:"searches"`
 			Cheapest   []best  `json:"cheapest"`
-		}{sw.N, sw.NoGold, sw.FullTokens, bests})
+		}{sw.N, sw.NoGold, sw.FullTokens, sw.Searches, bests})
 	}
 	if err := sw.WriteTable(w); err != nil {
 		return err

@@ -131,8 +131,12 @@ type Sweep struct {
 	NoGold int `json:"no_gold"`
 	// FullTokens is the mean tokens of a question's whole paper (its
 	// passages at the home's size), the yardstick of BudgetShare.
-	FullTokens float64    `json:"full_tokens"`
-	Rows       []SweepRow `json:"rows"`
+	FullTokens float64 `json:"full_tokens"`
+	// Searches counts the searches the base retrievers (bm25, dense...;
+	// hybrid's parts are theirs) ran: one per unit, retriever, paper and
+	// distinct query text when retrieval is shared.
+	Searches int        `json:"searches"`
+	Rows     []SweepRow `json:"rows"`
 }
 
 // paper is one paper's stored text and passages at the home's size.
@@ -253,7 +257,8 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 		if err != nil {
 			return out, err
 		}
-		rows, err := sweepUnit(ctx, ui, qs, golds, byQuery, cfg, progress)
+		rows, searches, err := sweepUnit(ctx, ui, qs, golds, byQuery, cfg, progress)
+		out.Searches += searches
 		ui.close()
 		if err != nil {
 			return out, err
@@ -486,10 +491,10 @@ func budgetKs(budgets []int, size int) map[int]int {
 }
 
 // sweepUnit scores every retriever, rerank and form of one unit.
-func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []*evidence.Gold, byQuery map[string]*evidence.Gold, cfg SweepConfig, progress io.Writer) ([]SweepRow, error) {
+func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []*evidence.Gold, byQuery map[string]*evidence.Gold, cfg SweepConfig, progress io.Writer) (rows []SweepRow, searches int, err error) {
 	ks := budgetKs(cfg.Budgets, ui.size)
 	if len(ks) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	kmax := 0
 	for _, k := range ks {
@@ -502,7 +507,12 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 	if ui.unit == UnitWindow {
 		deep = 4 * max(4*windowDepth(kmax, ui.window), 20)
 	}
-	bases := map[string]retrieve.Retriever{}
+	bases := map[string]*prefixCache{}
+	defer func() {
+		for _, b := range bases {
+			searches += b.calls
+		}
+	}()
 	base := func(name string) (retrieve.Retriever, error) {
 		if r, ok := bases[name]; ok {
 			return r, nil
@@ -514,7 +524,6 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 		bases[name] = &prefixCache{r: r, deep: deep, lists: map[string][]retrieve.Hit{}, asked: map[string]int{}}
 		return bases[name], nil
 	}
-	var rows []SweepRow
 	if cfg.Oracle && ui.unit == UnitPassage {
 		rows = append(rows, ui.oracle(ks, qs, golds)...)
 	}
@@ -526,11 +535,11 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 			bm, err1 := base(index.BM25)
 			dn, err2 := base(index.Dense)
 			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("hybrid: %v %v", err1, err2)
+				return nil, 0, fmt.Errorf("hybrid: %v %v", err1, err2)
 			}
 			r = &retrieve.Hybrid{Parts: []retrieve.Retriever{bm, dn}, K: cfg.RRFK, Label: index.Hybrid}
 		} else if r, err = base(name); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for _, rr := range cfg.Reranks {
 			rret := r
@@ -539,14 +548,14 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 			} else if rr != RerankNone {
 				w, err := cfg.Rerank(rr, r)
 				if err != nil {
-					return nil, fmt.Errorf("rerank %s: %w", rr, err)
+					return nil, 0, fmt.Errorf("rerank %s: %w", rr, err)
 				}
 				rret = &memo{r: w, hits: map[string][]retrieve.Hit{}}
 			}
 			for _, form := range cfg.Forms {
 				rs, err := sweepOne(ctx, ui, rret, name, form, rr, ks, qs, golds, cfg)
 				if err != nil {
-					return nil, err
+					return nil, 0, err
 				}
 				rows = append(rows, rs...)
 				unit := fmt.Sprintf("passages of %d tokens", ui.size)
@@ -557,7 +566,7 @@ func sweepUnit(ctx context.Context, ui *unitIndex, qs []bench.Question, golds []
 			}
 		}
 	}
-	return rows, nil
+	return rows, 0, nil
 }
 
 // windowDepth is how many windows are searched to find k parents: enough

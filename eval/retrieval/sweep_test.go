@@ -71,6 +71,20 @@ func TestSweepMatchesEvalRetrieval(t *testing.T) {
 	if sw.N != 37 || sw.NoGold != 0 {
 		t.Fatalf("n=%d no_gold=%d", sw.N, sw.NoGold)
 	}
+	// Shared work: each base retriever (bm25, dense: hybrid's parts are
+	// theirs) searched once per paper and distinct query text, per size.
+	texts := map[string]bool{}
+	for _, q := range qs {
+		for _, form := range allForms {
+			ts, _ := retrieve.QueryTexts(form, q.MCQ.Stem, q.MCQ.OptionLines())
+			for _, t := range ts {
+				texts[q.PaperID+"\x00"+t] = true
+			}
+		}
+	}
+	if want := 2 * 2 * len(texts); sw.Searches != want {
+		t.Errorf("%d base searches, want %d: 2 sizes x 2 retrievers x %d distinct queries", sw.Searches, want, len(texts))
+	}
 	cfg := Config{Retrievers: []string{index.BM25, index.Dense, index.Hybrid}, Forms: allForms}
 	for _, c := range []struct {
 		size int
