@@ -29,6 +29,7 @@ func newEvalRetrievalCmd() *cobra.Command {
 	var asJSON bool
 	var threshold float64
 	var maxTokens int
+	var sweep sweepFlags
 	cmd := &cobra.Command{
 		Use:   "retrieval --bench elaipbench --data FILE",
 		Short: "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
@@ -52,10 +53,21 @@ Query forms (--query, several allowed):
   options  the stem and stem + each option, fused by reciprocal rank
            (each option has its own evidence)
 
+--sweep scores a grid at equal token budgets instead: every passage size
+(--sweep-passage-tokens) x retriever x query form (all three unless --query
+is given) x rerank (--sweep-rerank), and small-to-big sentence windows
+(--sweep-windows) mapped to their parent passages, at each of --budgets. k
+is the number of whole passages that fit a budget. Each row reports
+complete@budget (gold evidence complete within those k passages), recall,
+mean context tokens, and the budget as a share of the mean full paper.
+Passage order (score or document) does not change what is in context, so
+it is not swept here; study --sweep puts it before a model.
+
 Papers the file carries (paper_content) are ingested when not stored yet; a
 row without paper_content uses the stored document with its paper_id.`,
 		Example: `  paperlens eval retrieval --bench elaipbench --data testdata/elaipbench/sample.jsonl
-  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25,dense,hybrid --query stem,options --json`,
+  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25,dense,hybrid --query stem,options --json
+  paperlens eval retrieval --data testdata/elaipbench/sample.jsonl --sweep --budgets 256,512,768,1024`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if benchName != "elaipbench" {
@@ -106,6 +118,23 @@ row without paper_content uses the stored document with its paper_id.`,
 			}
 			defer st.Close()
 			defer ix.Close()
+			if sweep.on {
+				if cmd.Flags().Changed("k") {
+					return fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
+				}
+				if !cmd.Flags().Changed("query") {
+					cfg.Forms = []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
+				}
+				sc, err := sweep.config(cfg.Retrievers, cfg.Forms, f.rrfK, threshold, cfg.Exclude)
+				if err != nil {
+					return err
+				}
+				sw, err := runSweep(ctx, st, ix, f.config(home), maxTokens, qs, sc)
+				if err != nil {
+					return err
+				}
+				return printSweep(os.Stdout, sw, asJSON)
+			}
 			enc := json.NewEncoder(os.Stdout)
 			sum, err := retrieval.Run(ctx, ix, qs, cfg, func(r retrieval.QuestionResult) {
 				if asJSON {
@@ -134,6 +163,7 @@ row without paper_content uses the stored document with its paper_id.`,
 	addExcludeKinds(cmd, &excludeKinds)
 	fl.Float64Var(&threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
 	fl.BoolVar(&asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
+	addSweepFlags(cmd, &sweep)
 	return cmd
 }
 

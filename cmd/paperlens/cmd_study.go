@@ -9,17 +9,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/study"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
 func newStudyCmd() *cobra.Command {
 	var f evalFlags
 	var models string
+	var sweep sweepFlags
 	cmd := &cobra.Command{
 		Use:   "study [flags]",
 		Short: "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
@@ -34,10 +37,22 @@ func newStudyCmd() *cobra.Command {
 
 With no model configured it runs the offline baselines (random and ir) on
 the sample in testdata/, so it works on a fresh clone with no key and no
-server. Point it at a real model with --models and --base-url.`,
+server. Point it at a real model with --models and --base-url.
+
+With --sweep it also scores the retrieval grid of eval retrieval --sweep
+(same flags) and evaluates the best --sweep-top configurations with each
+model, each under passage order score and document, as eval runs of their
+own (run folders study-MODEL-PARADIGM-sweep-...; a passage size other than
+the home's is ingested into HOME/sweep/passages-N). Picked: from the
+configurations a run can take (passages, no reranker yet), the Pareto set of
+complete@budget against context tokens; its cheapest reaching 0.95, 0.9 and
+0.8 in turn, then its most complete. The report says which matches the
+full-paper accuracy (within its 95% interval) at what share of its prompt
+tokens.`,
 		Example: `  paperlens study
   OPENAI_API_KEY=... paperlens study --models gpt-4o-mini,ir --data elabench.jsonl --papers papers/
-  paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1`,
+  paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1
+  paperlens study --sweep --budgets 256,512,768 --sweep-top 3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -84,7 +99,43 @@ server. Point it at a real model with --models and --base-url.`,
 			if outRoot == "" {
 				outRoot = "runs"
 			}
+			var sw *study.Sweep
+			if sweep.on {
+				homeTokens := f.cfg.MaxPassageTokens
+				sw = &study.Sweep{
+					Top: sweep.top,
+					Score: func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error) {
+						sc, err := sweep.config([]string{index.BM25, index.Dense, index.Hybrid},
+							[]retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}, f.index.rrfK, 0, exclude)
+						if err != nil {
+							return retrieval.Sweep{}, err
+						}
+						return runSweep(ctx, st, ix, f.index.config(home), homeTokens, qs, sc)
+					},
+					Evaluate: func(ctx context.Context, m string, c study.Config1) (run.Result, error) {
+						g := f
+						g.cfg.Model = m
+						g.cfg.K, g.cfg.MaxPassageTokens, g.cfg.QueryForm, g.cfg.Order = c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order
+						g.modes = c.Mode()
+						// TODO(lead): g.cfg.Expand once h-route's --expand lands, and
+						// g.cfg.Rerank for reranked rows (study.Runnable).
+						g.cfg.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s", study.Folder(outRoot, m, f.cfg.Paradigm),
+							c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order)
+						h := home
+						if c.Row.PassageTokens != homeTokens {
+							// The home keeps its passages: another size is a home of its own.
+							h = filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", c.Row.PassageTokens))
+						}
+						res, plan, err := runEval(ctx, h, &g, cmd.Flags().Changed, os.Stderr)
+						if plan != nil && err == nil {
+							err = fmt.Errorf("a dry run evaluates no swept configuration")
+						}
+						return res, err
+					},
+				}
+			}
 			res, err := study.Run(ctx, study.Config{
+				Sweep:     sw,
 				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
 				Bench:     f.cfg.Bench,
 				Models:    ms,
@@ -119,6 +170,8 @@ server. Point it at a real model with --models and --base-url.`,
 		},
 	}
 	addEvalFlags(cmd, &f)
+	addSweepFlags(cmd, &sweep)
+	cmd.Flags().IntVar(&sweep.top, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
 	cmd.Flags().StringVar(&models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir; --model NAME works too)")
 	return cmd
 }

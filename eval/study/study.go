@@ -33,6 +33,10 @@ type Config struct {
 	// Evaluate runs one model in every mode, or plans it (a dry run,
 	// returned as a non-nil plan and no run).
 	Evaluate func(ctx context.Context, model string) (run.Result, *run.Plan, error)
+	// Sweep, when set, is study --sweep: after the retrieval scores, the
+	// budget sweep, and after each model's usual modes, its best swept
+	// configurations (see Sweep).
+	Sweep *Sweep
 	// Out receives the study's report as it goes: the retrieval tables and
 	// each model's summary; nil: discarded.
 	Out io.Writer
@@ -50,16 +54,21 @@ func DefaultRetrieval() retrieval.Config {
 
 // Model is one model's part of a study.
 type Model struct {
-	Name string
-	Run  run.Result // the finished run (zero under a dry run)
-	Plan *run.Plan  // a dry run's plan, else nil
+	Name  string
+	Run   run.Result // the finished run (zero under a dry run)
+	Plan  *run.Plan  // a dry run's plan, else nil
+	Swept []SweptRun // study --sweep: the swept configurations' runs
 }
 
 // Result is what a study produced.
 type Result struct {
 	Questions int                // questions whose paper is available
 	Retrieval *retrieval.Summary // nil when the benchmark has no gold evidence
-	Models    []Model
+	// Sweep is study --sweep's retrieval sweep, Picked the configurations
+	// evaluated; nil without --sweep.
+	Sweep  *retrieval.Sweep
+	Picked []retrieval.SweepRow
+	Models []Model
 }
 
 // Dirs are the run folders of the finished models.
@@ -103,6 +112,11 @@ func Run(ctx context.Context, cfg Config, qs []bench.Question) (Result, error) {
 		}
 		fmt.Fprintln(out)
 	}
+	if cfg.Sweep != nil {
+		if err := runSweep(ctx, cfg, qs, &res, out); err != nil {
+			return res, err
+		}
+	}
 	for _, m := range cfg.Models {
 		r, plan, err := cfg.Evaluate(ctx, m)
 		if plan != nil {
@@ -118,8 +132,74 @@ func Run(ctx context.Context, cfg Config, qs []bench.Question) (Result, error) {
 			return res, fmt.Errorf("model %s: %w", m, err)
 		}
 		fmt.Fprintf(out, "%s\n(run folder %s)\n\n", md, r.Dir)
+		if cfg.Sweep != nil {
+			swept, err := evaluateSwept(ctx, cfg, m, res.Picked)
+			if err != nil {
+				return res, fmt.Errorf("model %s: %w", m, err)
+			}
+			res.Models[len(res.Models)-1].Swept = swept
+			writeSweptReport(out, m, r, swept)
+		}
 	}
 	return res, nil
+}
+
+// SweepLevels are the complete@budget levels whose cheapest configuration
+// study --sweep names and evaluates first.
+var SweepLevels = []float64{0.95, 0.9, 0.8}
+
+func runSweep(ctx context.Context, cfg Config, qs []bench.Question, res *Result, out io.Writer) error {
+	if cfg.Bench != "elaipbench" || cfg.OpenIndex == nil {
+		return fmt.Errorf("--sweep needs gold evidence: use --bench elaipbench")
+	}
+	st, ix, err := cfg.OpenIndex(ctx)
+	if err != nil {
+		return err
+	}
+	sw, err := cfg.Sweep.Score(ctx, st, ix, qs)
+	ix.Close()
+	st.Close()
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	top := cfg.Sweep.Top
+	if top <= 0 {
+		top = 3
+	}
+	res.Sweep, res.Picked = &sw, Pick(sw, top, SweepLevels)
+	fmt.Fprint(out, "# Retrieval: budget sweep\n\n")
+	if err := sw.WriteTable(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	sw.WriteCheapest(out, SweepLevels)
+	fmt.Fprintf(out, "\nEvaluated with each model (the Pareto set's cheapest at each level, then its most complete):\n")
+	for _, r := range res.Picked {
+		fmt.Fprintf(out, "- %s: budget %d, complete@budget %.3f, %.0f context tokens (%.1f%% of the mean full paper)\n",
+			r.Label(), r.Budget, r.Complete, r.ContextTokens, 100*r.ContextShare)
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+func evaluateSwept(ctx context.Context, cfg Config, model string, picked []retrieval.SweepRow) ([]SweptRun, error) {
+	orders := cfg.Sweep.Orders
+	if len(orders) == 0 {
+		orders = []string{"score", "document"}
+	}
+	var out []SweptRun
+	for _, row := range picked {
+		for _, o := range orders {
+			c := Config1{Row: row, Order: o}
+			r, err := cfg.Sweep.Evaluate(ctx, model, c)
+			if err != nil {
+				return out, fmt.Errorf("%s order %s: %w", row.Label(), o, err)
+			}
+			ms := r.Summary.ByMode[c.Mode()]
+			out = append(out, SweptRun{Config1: c, Dir: r.Dir, Accuracy: ms.Accuracy, PromptTokens: ms.PromptTokens})
+		}
+	}
+	return out, nil
 }
 
 func retrievalConfig(cfg Config) retrieval.Config {

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+// sweepFlags are the grid of eval retrieval --sweep and study --sweep.
+type sweepFlags struct {
+	on      bool
+	budgets string
+	sizes   string
+	windows string
+	parent  int
+	reranks string
+	oracle  bool
+	top     int // study --sweep only
+}
+
+// sweepReranker builds the reranker a --sweep-rerank name asks for, around
+// a retriever; nil: only "none" is available.
+// TODO(lead): wire retrieve/rerank here once h-rerank's package lands, e.g.
+// func(name string, r retrieve.Retriever) (retrieve.Retriever, error) {
+// rr, err := newReranker(name, ...); return rerank.Wrap(r, rr, depth), err }.
+var sweepReranker func(name string, r retrieve.Retriever) (retrieve.Retriever, error)
+
+// sweepLevels are the complete@budget levels whose cheapest configuration
+// the sweep names, and study --sweep evaluates.
+var sweepLevels = []float64{0.95, 0.9, 0.8}
+
+func addSweepFlags(cmd *cobra.Command, s *sweepFlags) {
+	fl := cmd.Flags()
+	fl.BoolVar(&s.on, "sweep", false, "score a grid of retrieval configurations at equal token budgets (passage size x k x query form x retriever x rerank, and small-to-big windows)")
+	fl.StringVar(&s.budgets, "budgets", "256,512,1024,2048", "with --sweep: context token budgets; k = budget / passage tokens")
+	fl.StringVar(&s.sizes, "sweep-passage-tokens", "128,256,512", "with --sweep: passage sizes, in tokens (sizes other than the home's are chunked again from the stored text into a temporary index)")
+	fl.StringVar(&s.windows, "sweep-windows", "1,2,3", "with --sweep: small-to-big sentence windows (retrieve windows of N sentences, hand over their parent passages); \"\" for none")
+	fl.IntVar(&s.parent, "sweep-parent-tokens", 512, "with --sweep: passage size of the parents small-to-big windows map to")
+	fl.StringVar(&s.reranks, "sweep-rerank", "none", "with --sweep: rerank settings to sweep, comma-separated: none, gold[:DEPTH] (the question's gold evidence first among the top DEPTH, default 30: what a perfect reranker would reach)")
+	fl.BoolVar(&s.oracle, "sweep-oracle", true, "with --sweep: add an oracle row per passage size and budget (the gold passages ranked first): the ceiling of any retriever")
+}
+
+func positiveInts(flag, s string) ([]int, error) {
+	var out []int
+	for _, p := range splitList(s) {
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("--%s %q: give positive whole numbers, comma-separated", flag, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// config turns the flags into a sweep grid over the given retrievers and
+// query forms.
+func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrfK int, threshold float64, exclude []kind.Kind) (retrieval.SweepConfig, error) {
+	c := retrieval.SweepConfig{Retrievers: retrievers, Forms: forms, RRFK: rrfK, Parent: s.parent, Oracle: s.oracle, Exclude: exclude,
+		Reranks: splitList(s.reranks), Rerank: sweepReranker, Progress: os.Stderr}
+	c.Evidence.Threshold = threshold
+	var err error
+	if c.Budgets, err = positiveInts("budgets", s.budgets); err != nil {
+		return c, err
+	}
+	if c.Sizes, err = positiveInts("sweep-passage-tokens", s.sizes); err != nil {
+		return c, err
+	}
+	if c.Windows, err = positiveInts("sweep-windows", s.windows); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// runSweep scores the grid over the home's corpus and index; indexes for
+// other passage sizes are built in a temporary folder and removed.
+func runSweep(ctx context.Context, st *corpus.Store, ix *index.Index, icfg index.Config, homeTokens int, qs []bench.Question, c retrieval.SweepConfig) (retrieval.Sweep, error) {
+	return retrieval.RunSweep(ctx, retrieval.SweepSource{Store: st, Index: ix, HomeTokens: homeTokens, IndexConfig: icfg}, qs, c)
+}
+
+// printSweep writes the sweep as a table and the cheapest configuration
+// reaching each level, or as JSON: one row a line, then a summary.
+func printSweep(w io.Writer, sw retrieval.Sweep, asJSON bool) error {
+	type best struct {
+		Level float64             `json:"level"`
+		Row   *retrieval.SweepRow `json:"row"`
+	}
+	var bests []best
+	for _, l := range sweepLevels {
+		b := best{Level: l}
+		if r, ok := sw.Cheapest(l, nil); ok {
+			b.Row = &r
+		}
+		bests = append(bests, b)
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, r := range sw.Rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return enc.Encode(struct {
+			N          int     `json:"n"`
+			NoGold     int     `json:"no_gold"`
+			FullTokens float64 `json:"full_tokens"`
+			Searches   int     `json:"searches"`
+			Cheapest   []best  `json:"cheapest"`
+		}{sw.N, sw.NoGold, sw.FullTokens, sw.Searches, bests})
+	}
+	if err := sw.WriteTable(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	sw.WriteCheapest(w, sweepLevels)
+	return nil
+}

@@ -1,0 +1,153 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/retrieve/index"
+)
+
+// Sweep is study --sweep: score the retrieval grid, then evaluate the best
+// few configurations with each model as ordinary eval runs, under each
+// passage order, next to the usual modes.
+type Sweep struct {
+	// Score runs the retrieval sweep over the home's corpus and index.
+	Score func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error)
+	// Top is how many configurations are evaluated (default 3): see Pick.
+	Top int
+	// Orders are the passage orders each is evaluated under (default
+	// score and document): order changes nothing the sweep measures, only
+	// what a model reads first.
+	Orders []string
+	// Evaluate runs one model with one configuration, as an eval run in a
+	// folder of its own whose config.json holds k, passage tokens, query
+	// form, order and the retriever mode.
+	Evaluate func(ctx context.Context, model string, c Config1) (run.Result, error)
+}
+
+// Config1 is one swept configuration under one passage order.
+type Config1 struct {
+	Row   retrieval.SweepRow
+	Order string
+}
+
+// Mode is the eval mode a configuration runs as: its retriever's RAG mode.
+func (c Config1) Mode() string { return c.Row.Retriever }
+
+// Runnable says whether an eval run can take a row's configuration: the
+// config of a run has passage size, k, query form, retriever and order,
+// and no small-to-big unit or reranker yet.
+// TODO(lead): once run.Config has Rerank (h-rerank) and Expand (h-route),
+// let reranked rows through and set them in the command's Evaluate.
+func Runnable(r retrieval.SweepRow) bool {
+	return r.Unit == retrieval.UnitPassage && r.Retriever != retrieval.Oracle &&
+		(r.Rerank == "" || r.Rerank == retrieval.RerankNone)
+}
+
+// Pick chooses the configurations study --sweep evaluates: the Pareto
+// set of the runnable rows (no other row has as high a complete@budget
+// with fewer mean context tokens), then from it the cheapest reaching each
+// of levels in turn, then the most complete of the rest, until n are
+// chosen.
+func Pick(sw retrieval.Sweep, n int, levels []float64) []retrieval.SweepRow {
+	var rows []retrieval.SweepRow
+	for _, r := range sw.Rows {
+		if Runnable(r) && r.Errors == 0 {
+			rows = append(rows, r)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].ContextTokens != rows[j].ContextTokens {
+			return rows[i].ContextTokens < rows[j].ContextTokens
+		}
+		return rows[i].Complete > rows[j].Complete
+	})
+	var front []retrieval.SweepRow
+	best := -1.0
+	for _, r := range rows {
+		if r.Complete > best {
+			front = append(front, r)
+			best = r.Complete
+		}
+	}
+	var out []retrieval.SweepRow
+	taken := map[string]bool{}
+	take := func(r retrieval.SweepRow) {
+		if key := r.Label(); !taken[key] && len(out) < n {
+			taken[key] = true
+			out = append(out, r)
+		}
+	}
+	for _, l := range levels {
+		for _, r := range front {
+			if r.Complete >= l {
+				take(r)
+				break
+			}
+		}
+	}
+	for i := len(front) - 1; i >= 0; i-- {
+		take(front[i])
+	}
+	return out
+}
+
+// SweptRun is one model's eval run of one configuration.
+type SweptRun struct {
+	Config1
+	Dir          string  `json:"dir"`
+	Accuracy     float64 `json:"accuracy"`
+	PromptTokens float64 `json:"prompt_tokens"`
+}
+
+// Matches says whether acc is within the 95% interval of full's accuracy
+// over n answers (normal approximation): "matches full-paper accuracy".
+func Matches(acc, full float64, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	half := 1.96 * math.Sqrt(full*(1-full)/float64(n))
+	return acc >= full-half-1e-12
+}
+
+// writeSweptReport prints a model's swept runs against its full-paper
+// mode, and which configuration matches full's accuracy at what share of
+// its prompt tokens.
+func writeSweptReport(out io.Writer, model string, usual run.Result, runs []SweptRun) {
+	full, ok := usual.Summary.ByMode["full"]
+	fmt.Fprintf(out, "## %s: swept configurations\n\n", model)
+	fmt.Fprintln(out, "| configuration | order | complete@budget | accuracy | prompt tokens | share of full's |")
+	fmt.Fprintln(out, "|---|---|---:|---:|---:|---:|")
+	for _, r := range runs {
+		share := "–"
+		if ok && full.PromptTokens > 0 {
+			share = fmt.Sprintf("%.1f%%", 100*r.PromptTokens/full.PromptTokens)
+		}
+		fmt.Fprintf(out, "| %s | %s | %.3f | %.3f | %.0f | %s |\n", r.Row.Label(), r.Order, r.Row.Complete, r.Accuracy, r.PromptTokens, share)
+	}
+	fmt.Fprintln(out)
+	if !ok || full.PromptTokens == 0 {
+		fmt.Fprintf(out, "No full-paper mode in %s's run to compare with.\n\n", model)
+		return
+	}
+	var match *SweptRun
+	for i := range runs {
+		r := &runs[i]
+		if Matches(r.Accuracy, full.Accuracy, full.N) && (match == nil || r.PromptTokens < match.PromptTokens) {
+			match = r
+		}
+	}
+	if match == nil {
+		fmt.Fprintf(out, "No swept configuration matches full-paper accuracy (%.3f over %d answers) for %s.\n\n", full.Accuracy, full.N, model)
+		return
+	}
+	fmt.Fprintf(out, "%s matches full-paper accuracy (%.3f vs %.3f, within its 95%% interval) with %s, order %s, at %.1f%% of full's prompt tokens (%.0f vs %.0f).\n\n",
+		model, match.Accuracy, full.Accuracy, match.Row.Label(), match.Order, 100*match.PromptTokens/full.PromptTokens, match.PromptTokens, full.PromptTokens)
+}
