@@ -24,6 +24,7 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	Index     Retrievers    // needed by retrieval modes and the ir baseline
 	Web       WebSearch     // web modes: searches the web (or a stand-in) for a query
 	WebTools  *WebTools     // tool-search: the engine and fetcher its tools call
+	// Rerank reorders the retrieval modes' candidates when Config.Rerank
+	// is set (see package rerank); a run without it refuses to start.
+	Rerank rerank.Reranker
 	Questions []bench.Question
 	Log       io.Writer      // per-question problems; nil = discard
 	Progress  func(Progress) // called after each record, from the workers
@@ -153,6 +157,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
+	}
+	if cfg.Rerank != "" && opt.Rerank == nil {
+		return Result{}, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return Result{}, fmt.Errorf("create run folder: %w", err)
@@ -653,6 +660,15 @@ func contextDiff(old, cur Config) string {
 	str("web-query", old.WebQuery, cur.WebQuery)
 	num("max-tool-calls", old.MaxToolCalls, cur.MaxToolCalls)
 	str("tool-retriever", old.ToolRetriever, cur.ToolRetriever)
+	// Reranking: "" is a value (none), as for --exclude-kinds.
+	if old.Rerank != cur.Rerank {
+		diffs = append(diffs, fmt.Sprintf("--rerank %s, now %s", orNone(old.Rerank), orNone(cur.Rerank)))
+	} else if old.Rerank != "" {
+		num("rerank-depth", old.RerankDepth, cur.RerankDepth)
+		str("rerank-model", old.RerankModel, cur.RerankModel)
+		str("rerank-base-url", old.RerankBaseURL, cur.RerankBaseURL)
+		str("rerank-protocol", old.RerankProtocol, cur.RerankProtocol)
+	}
 	return strings.Join(diffs, "; ")
 }
 
@@ -705,6 +721,9 @@ func orNone(s string) string {
 // the passages it was given.
 func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Record, []retrieve.Hit, error) {
 	cfg := opt.Config
+	if cfg.Rerank != "" && opt.Rerank == nil {
+		return Record{}, nil, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
+	}
 	ps, err := prompts.Load(cfg.PromptDir)
 	if err != nil {
 		return Record{}, nil, err
