@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -64,6 +65,9 @@ baseline, which needs no key.`,
 			}
 			defer st.Close()
 			defer ix.Close()
+			if err := f.rerank.apply(&c); err != nil {
+				return err
+			}
 			opt := run.Options{Config: c, Corpus: st, Index: ix, Header: f.header, JudgeHeader: f.judgeHeader}
 			if !c.Offline() {
 				c.Out = os.TempDir()
@@ -74,6 +78,12 @@ baseline, which needs no key.`,
 				defer closer.Close()
 				opt.Chat = chat
 			}
+			rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, filepath.Join(os.TempDir(), "paperlens-ask"), &f, os.Stderr)
+			if err != nil {
+				return err
+			}
+			defer rrCloser.Close()
+			opt.Rerank = rr
 			rec, hits, err := run.Ask(ctx, opt, q, mode)
 			if err != nil {
 				return err

@@ -42,9 +42,10 @@ type LLMOptions struct {
 	// PassageWords cuts each passage to this many words in the prompt
 	// (DefaultPassageWords); negative keeps them whole.
 	PassageWords int
-	// Request is the template of every call: its sampling fields (nil
-	// Temperature means 0, zero MaxTokens means DefaultReplyTokens),
-	// ExtraBody and Header are kept; Model and Messages are set here.
+	// Request is the template of every call: its sampling fields
+	// (Temperature: give 0 for a repeatable order, nil for reasoning
+	// models that refuse it; zero MaxTokens means DefaultReplyTokens),
+	// ExtraBody and Header are kept; Model, Messages and Run are set here.
 	Request model.Request
 	// Warn, when set, is told about replies that could not be read in
 	// full (see Rerank); nil says nothing.
@@ -79,10 +80,6 @@ func NewLLM(o LLMOptions) (*LLMReranker, error) {
 	}
 	if o.PassageWords == 0 {
 		o.PassageWords = DefaultPassageWords
-	}
-	if o.Request.Temperature == nil {
-		zero := 0.0
-		o.Request.Temperature = &zero
 	}
 	if o.Request.MaxTokens == 0 {
 		o.Request.MaxTokens = DefaultReplyTokens
