@@ -31,16 +31,13 @@ import (
 // Options carry what must not be written to config.json, and what the
 // caller has opened.
 type Options struct {
-	Config   Config
-	Chat     model.Chat    // the model under test (nil for the offline baselines)
-	Judge    model.Chat    // the LPFQA judge (nil: short answers get ROUGE-L)
-	Corpus   *corpus.Store // needed by paper and retrieval modes
-	Index    Retrievers    // needed by retrieval modes and the ir baseline
-	Web      WebSearch     // web modes: searches the web (or a stand-in) for a query
-	WebTools *WebTools     // tool-search: the engine and fetcher its tools call
-	// Rerank reorders the retrieval modes' candidates when Config.Rerank
-	// is set (see package rerank); a run without it refuses to start.
-	Rerank    rerank.Reranker
+	Config    Config
+	Chat      model.Chat    // the model under test (nil for the offline baselines)
+	Judge     model.Chat    // the LPFQA judge (nil: short answers get ROUGE-L)
+	Corpus    *corpus.Store // needed by paper and retrieval modes
+	Index     Retrievers    // needed by retrieval modes and the ir baseline
+	Web       WebSearch     // web modes: searches the web (or a stand-in) for a query
+	WebTools  *WebTools     // tool-search: the engine and fetcher its tools call
 	Questions []bench.Question
 	Log       io.Writer      // per-question problems; nil = discard
 	Progress  func(Progress) // called after each record, from the workers
@@ -56,6 +53,10 @@ type Options struct {
 	// FolderLocked says the caller holds LockFolder(Config.Out) already
 	// (it opened the response cache inside the folder under it).
 	FolderLocked bool
+
+	// Rerank reorders the retrieval modes' candidates when Config.Rerank
+	// is set (see package rerank); a run without it refuses to start.
+	Rerank rerank.Reranker
 }
 
 // Result is what a finished evaluation wrote.
