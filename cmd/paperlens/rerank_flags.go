@@ -40,8 +40,10 @@ the best k are kept.
   llm   a chat model orders the passages listwise (RankGPT's prompt): a
         window of 20 passages slides from the back of the list to the
         front, 10 at a time, so depth 30 costs 2 calls of about 8k prompt
-        tokens per question. --rerank-model (default --model) at
-        --rerank-base-url (default --base-url); answers are cached.`
+        tokens per question. --rerank-model (default --model, where the
+        command has one) at --rerank-base-url (default --base-url, else
+        $OPENAI_BASE_URL); answers are cached (in the run folder, or in
+        --home for search and eval retrieval).`
 
 func addRerankFlags(cmd *cobra.Command, f *rerankFlags) {
 	cmd.Long += rerankHelp
@@ -51,7 +53,7 @@ func addRerankFlags(cmd *cobra.Command, f *rerankFlags) {
 	fl.StringVar(&f.baseURL, "rerank-base-url", "", "rerank server root: http://host:8080 (TEI), http://host:8000/v1 (vLLM), https://api.jina.ai/v1; for llm an OpenAI-compatible API root (default --base-url)")
 	fl.StringVar(&f.model, "rerank-model", "", "reranker model: sent to cohere-protocol servers (e.g. BAAI/bge-reranker-v2-m3, jina-reranker-v2-base-multilingual); for llm the chat model (default --model)")
 	fl.StringVar(&f.protocol, "rerank-protocol", "auto", "api: tei (POST /rerank {query,texts}), cohere (POST /v1/rerank {model,query,documents,top_n}: Cohere, Jina, vLLM, Infinity) or auto (cohere when the URL ends in /v1 or /v2)")
-	fl.StringVar(&f.keyEnv, "rerank-api-key-env", "", "environment variable holding the reranker's key (api: none sent by default; llm: default --api-key-env)")
+	fl.StringVar(&f.keyEnv, "rerank-api-key-env", "", "environment variable holding the reranker's key (api: none sent by default; llm: default --api-key-env, else OPENAI_API_KEY)")
 }
 
 // check refuses settings that cannot work, before anything is opened.
