@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/internal/reranktest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
@@ -137,5 +139,71 @@ func TestRerankHelp(t *testing.T) {
 				t.Errorf("%v --help lacks %q", cmd, want)
 			}
 		}
+	}
+}
+
+// --rerank llm in an eval asks the answering model (a loopback chat server
+// standing in for it, which orders RankGPT windows by their gold evidence
+// and answers "A" otherwise) through the answering stack: the windows are
+// cached in the run folder, so a rerun from scratch in the same folder
+// makes no call but the preflight.
+func TestEvalRerankLLMCached(t *testing.T) {
+	t.Parallel()
+	data := filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl")
+	score := goldFirstScore(t, data)
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
+		if len(r.Messages) == 0 || !strings.Contains(r.Messages[0].Content, "RankGPT") {
+			return "Answer: A", ""
+		}
+		last := r.Messages[len(r.Messages)-1].Content
+		query, _, _ := strings.Cut(strings.TrimPrefix(last, "Search Query: "), ". \nRank the")
+		var gold, rest []string
+		for _, m := range r.Messages[3 : len(r.Messages)-1] {
+			id, text, ok := strings.Cut(m.Content, "] ")
+			if m.Role != "user" || !ok {
+				continue
+			}
+			if score(query, text) > 0 {
+				gold = append(gold, id+"]")
+			} else {
+				rest = append(rest, id+"]")
+			}
+		}
+		return strings.Join(append(gold, rest...), " > "), ""
+	}})
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--data", data, "--model", "m", "--base-url", srv.BaseURL(), "--mode", "bm25,full+bm25",
+		"--runs", "2", "--limit", "6", "--max-passage-tokens", "128", "--out", out, "--home", t.TempDir(), "--rerank", "llm"}
+	evalRun := func() {
+		c := command(args...)
+		c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
+		if b, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("eval --rerank llm: %v\n%s", err, b)
+		}
+	}
+	evalRun()
+	windows := 0
+	for prompt, n := range srv.Served() {
+		if strings.Contains(prompt, "RankGPT") {
+			windows += n
+		}
+	}
+	// 6 questions: one rerank per question, shared by both modes and runs;
+	// most of the sample's papers hold over 20 passages of 128 tokens, so
+	// most take two windows.
+	if windows <= 6 || windows > 12 {
+		t.Errorf("%d rerank windows for 6 questions at depth 30", windows)
+	}
+	cfg, err := run.Dir(out).ReadConfig()
+	if err != nil || cfg.Rerank != "llm" || cfg.RerankModel != "m" || cfg.RerankBaseURL != srv.BaseURL() || cfg.RerankDepth != 30 {
+		t.Fatalf("config.json: %+v %v", cfg, err)
+	}
+	calls := srv.Count()
+	if err := os.Remove(filepath.Join(out, run.ResultsFile)); err != nil {
+		t.Fatal(err)
+	}
+	evalRun()
+	if n := srv.Count() - calls; n != 1 {
+		t.Errorf("the rerun made %d calls; want only the preflight", n)
 	}
 }
