@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/ingest"
@@ -261,7 +262,14 @@ func TestLLMEvidenceOrderExactAndCached(t *testing.T) {
 			moved++
 		}
 	}
-	t.Logf("%d windows, %d calls; %d of %d questions had their gold moved to the top", st1.Windows, calls, moved, len(qs))
+	promptTokens := 0
+	for _, r := range srv.Requests() {
+		for _, m := range r.Messages {
+			promptTokens += tokens.Count(m.Content)
+		}
+	}
+	t.Logf("%d windows, %d calls, %.0f prompt tokens (cl100k, message text) per window, %.0f per question; %d of %d questions had their gold moved to the top",
+		st1.Windows, calls, float64(promptTokens)/float64(calls), float64(promptTokens)/float64(len(qs)), moved, len(qs))
 	if calls != int(st1.Windows) || st1.Unparsed != 0 || moved == 0 || st1.Windows <= int64(len(qs)) {
 		t.Errorf("%d calls for %d windows, %d unparsed, %d moved", calls, st1.Windows, st1.Unparsed, moved)
 	}
