@@ -149,8 +149,13 @@ func (f *rerankFlags) forRun(c run.Config, answer model.Chat, dir string, ef *ev
 	} else {
 		req.MaxTokens, req.MaxTokensParam = c.MaxTokens, c.MaxTokensParam
 	}
+	// The URL as given (config.json keeps it without user info or query).
+	base := f.baseURL
+	if base == "" {
+		base = c.BaseURL
+	}
 	chat, closer := answer, io.Closer(noClose{})
-	if answer != nil && c.RerankBaseURL == c.BaseURL {
+	if answer != nil && model.NormalizeEndpoint(base) == model.NormalizeEndpoint(c.BaseURL) {
 		// The same server: its headers and extra body (e.g. Qwen3's
 		// chat_template_kwargs) apply too.
 		req.Header, req.ExtraBody = ef.header, c.ExtraBody
@@ -159,11 +164,11 @@ func (f *rerankFlags) forRun(c run.Config, answer model.Chat, dir string, ef *ev
 		if keyEnv == "" {
 			keyEnv = ef.apiKeyEnv
 		}
-		if err := checkKey(c.RerankBaseURL, keyEnv, "rerank-", logw); err != nil {
+		if err := checkKey(base, keyEnv, "rerank-", logw); err != nil {
 			return nil, nil, err
 		}
 		var err error
-		chat, closer, err = newChat(filepath.Join(dir, "rerank"), c.RerankBaseURL, os.Getenv(keyEnv), ef, c.Concurrency)
+		chat, closer, err = newChat(filepath.Join(dir, "rerank"), base, os.Getenv(keyEnv), ef, c.Concurrency)
 		if err != nil {
 			return nil, nil, err
 		}

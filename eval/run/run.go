@@ -667,7 +667,7 @@ func contextDiff(old, cur Config) string {
 	} else if old.Rerank != "" {
 		num("rerank-depth", old.RerankDepth, cur.RerankDepth)
 		str("rerank-model", old.RerankModel, cur.RerankModel)
-		str("rerank-base-url", old.RerankBaseURL, cur.RerankBaseURL)
+		str("rerank-base-url", model.NormalizeEndpoint(old.RerankBaseURL), model.NormalizeEndpoint(cur.RerankBaseURL))
 		str("rerank-protocol", old.RerankProtocol, cur.RerankProtocol)
 	}
 	return strings.Join(diffs, "; ")
