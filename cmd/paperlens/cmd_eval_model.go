@@ -282,6 +282,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		opt.WebTools = wt
 	}
 	if f.dryRun {
+		f.rerank.dryRunNote(c, logw)
 		p, err := run.DryRun(ctx, opt)
 		if err != nil {
 			return run.Result{}, nil, err
@@ -316,6 +317,9 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	}
 	defer rrCloser.Close()
 	opt.Rerank = rr
+	if p, ok := rr.(interface{ Probe(context.Context) error }); ok {
+		checks = append(checks, p.Probe)
+	}
 	if c.JudgeModel != "" {
 		base := c.JudgeURL
 		if base == "" {

@@ -182,6 +182,21 @@ func (f *rerankFlags) forRun(c run.Config, answer model.Chat, dir string, ef *ev
 	return rr, closer, nil
 }
 
+// dryRunNote says what a dry run leaves out: it reranks nothing (that
+// would send requests), so its prompts hold the first stage's top k, the
+// same number of passages.
+func (f *rerankFlags) dryRunNote(c run.Config, logw io.Writer) {
+	switch c.Rerank {
+	case rerank.API:
+		fmt.Fprintf(logw, "note: a dry run does not rerank; prompts are counted with the first stage's top %d, and --rerank api would add one request of up to %d passages per question and retriever to %s\n",
+			c.K, c.RerankDepth, model.NormalizeEndpoint(c.RerankBaseURL))
+	case rerank.LLM:
+		fmt.Fprintf(logw, "note: a dry run does not rerank; prompts are counted with the first stage's top %d, and --rerank llm would add up to %d calls to %s per question and retriever (windows of %d over %d candidates), each about %d passages of up to %d words\n",
+			c.K, len(rerank.Windows(c.RerankDepth, rerank.DefaultWindow, rerank.DefaultStep)), c.RerankModel,
+			rerank.DefaultWindow, c.RerankDepth, rerank.DefaultWindow, rerank.DefaultPassageWords)
+	}
+}
+
 // standalone builds the reranker of search and eval retrieval, which have
 // no answering model: llm gets a stack of its own, cached under home.
 func (f *rerankFlags) standalone(home string, logw io.Writer) (rerank.Reranker, io.Closer, error) {

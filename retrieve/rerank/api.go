@@ -136,7 +136,7 @@ func NewAPI(o APIOptions) (*APIReranker, error) {
 	r := &APIReranker{o: o, endpoint: endpoint, http: o.HTTPClient, sec: httpx.NewRedactor(o.APIKey)}
 	r.shown = httpx.DisplayURL(endpoint)
 	if r.http == nil {
-		r.http = httpx.NewHTTPClient(4)
+		r.http = httpx.NewHTTPClient(8) // eval's default concurrency
 	}
 	return r, nil
 }
@@ -188,11 +188,26 @@ func (r *APIReranker) Rerank(ctx context.Context, query string, hits []retrieve.
 	return out, nil
 }
 
+// Probe makes one small rerank request, tried twice at most, so that a
+// dead endpoint, a wrong protocol or a refused key stops a run before its
+// first question rather than failing every one after its retries.
+func (r *APIReranker) Probe(ctx context.Context) error {
+	_, err := r.batchTries(ctx, "rerank probe", []string{"a passage", "another passage"}, min(2, r.o.MaxAttempts))
+	if err != nil {
+		return fmt.Errorf("rerank endpoint %s (%s protocol): %w", r.shown, r.o.Protocol, err)
+	}
+	return nil
+}
+
 // batch scores one request's texts, with retries.
 func (r *APIReranker) batch(ctx context.Context, query string, texts []string) ([]float64, error) {
+	return r.batchTries(ctx, query, texts, r.o.MaxAttempts)
+}
+
+func (r *APIReranker) batchTries(ctx context.Context, query string, texts []string, attempts int) ([]float64, error) {
 	var scores []float64
 	out, err := httpx.Retry(ctx, httpx.Policy{
-		MaxAttempts: r.o.MaxAttempts, MinBackoff: r.o.MinBackoff, MaxBackoff: r.o.MaxBackoff,
+		MaxAttempts: attempts, MinBackoff: r.o.MinBackoff, MaxBackoff: r.o.MaxBackoff,
 		Jitter: 0.5, MaxRetryAfter: r.o.MaxRetryAfter,
 	}, func(ctx context.Context) error {
 		var err error

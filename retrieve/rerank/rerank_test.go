@@ -511,3 +511,20 @@ func TestNewAPIChecks(t *testing.T) {
 		t.Errorf("endpoint %s", rr.Endpoint())
 	}
 }
+
+// Probe reaches the endpoint once (twice on a retryable failure) and names
+// it in its error.
+func TestAPIProbe(t *testing.T) {
+	srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: func(string, string) float64 { return 1 },
+		Fail: func(int) int { return 503 }})
+	rr, _ := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL(), MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond})
+	err := rr.Probe(context.Background())
+	if err == nil || srv.Calls() != 2 || !strings.Contains(err.Error(), "rerank endpoint "+srv.URL+"/rerank (tei protocol)") {
+		t.Errorf("%d calls: %v", srv.Calls(), err)
+	}
+	ok := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.Cohere, Score: func(string, string) float64 { return 1 }})
+	rr, _ = rerank.NewAPI(rerank.APIOptions{BaseURL: ok.BaseURL()})
+	if err := rr.Probe(context.Background()); err != nil || ok.Calls() != 1 {
+		t.Errorf("%d calls: %v", ok.Calls(), err)
+	}
+}
