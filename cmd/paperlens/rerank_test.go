@@ -110,6 +110,17 @@ func TestRerankCommands(t *testing.T) {
 		t.Errorf("resume without --rerank: exit %d: %s", code, errOut)
 	}
 
+	// A dead endpoint stops the run before its first question.
+	dead := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI})
+	dead.Close()
+	deadDir := filepath.Join(t.TempDir(), "dead")
+	_, errOut, code = paperlens(t, "eval", "--home", home, "--data", data, "--model", "ir", "--mode", "bm25", "--runs", "1",
+		"--out", deadDir, "--rerank", "api", "--rerank-base-url", dead.URL)
+	if recs, _ := run.Dir(deadDir).Records(); code == 0 || len(recs) != 0 ||
+		!strings.Contains(errOut, "rerank endpoint "+dead.URL+"/rerank (tei protocol)") || !strings.Contains(errOut, "is the server running?") {
+		t.Errorf("dead endpoint: exit %d, %d records: %s", code, len(recs), errOut)
+	}
+
 	for _, bad := range []struct {
 		args []string
 		want string
