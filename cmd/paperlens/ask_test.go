@@ -3,10 +3,14 @@ package main
 import (
 	"archive/zip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
 // Papers may come as a zip of PDFs named by paper_id (ElaipBench's
@@ -81,5 +85,68 @@ func TestAskOffline(t *testing.T) {
 	out, _, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "what is a reservoir?")
 	if code != 0 || !strings.Contains(out, "No model configured") {
 		t.Errorf("free-form ask without a model: exit %d\n%s", code, out)
+	}
+}
+
+// ask tells the model to cite passage labels, and lists the passages its
+// answer cites (id, section, first words) under the answer; a label that
+// was not in the context is dropped.
+func TestAskPrintsCitedPassages(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
+		t.Fatal(errOut)
+	}
+	offered := regexp.MustCompile(`cite as \[(p[0-9]+)\]`)
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
+		p := r.Messages[len(r.Messages)-1].Content
+		if strings.Contains(p, `write "unanswerable"`) {
+			return "Unanswerable.", ""
+		}
+		ls := offered.FindAllStringSubmatch(p, -1)
+		if len(ls) < 2 {
+			return "The prompt offered no labels.", ""
+		}
+		return fmt.Sprintf("Parked tokens return highest score first [%s], refreshed by a residual network [%s, p9999].", ls[1][1], ls[0][1]), ""
+	}})
+	out, errOut, code := paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "bm25",
+		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+	if code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	prompt := srv.Requests()[len(srv.Requests())-1].Prompt()
+	ls := offered.FindAllStringSubmatch(prompt, -1)
+	if len(ls) < 2 || !strings.Contains(prompt, "Cite the passages your answer uses") {
+		t.Fatalf("the prompt does not offer labels to cite:\n%s", prompt)
+	}
+	_, cited, ok := strings.Cut(out, "Cited passages:\n")
+	if !ok {
+		t.Fatalf("no cited passages under the answer:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSpace(cited), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("cited passages (want two, two lines each):\n%s", cited)
+	}
+	for i, l := range []string{ls[1][1], ls[0][1]} {
+		head := "[" + l + "] tidal-token-pruning#" + strings.TrimPrefix(l, "p")
+		if !strings.HasPrefix(strings.TrimSpace(lines[2*i]), head) || !strings.Contains(lines[2*i], "§ ") || len(strings.Fields(lines[2*i+1])) < 5 {
+			t.Errorf("cited passage %d: want %q with its section, then its first words:\n%s", i+1, head, cited)
+		}
+	}
+	if strings.Contains(cited, "p9999") {
+		t.Errorf("a label not in the context is listed:\n%s", cited)
+	}
+	// --expand brings each hit's neighbours, and ask names them.
+	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "bm25", "--expand", "1",
+		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+	if code != 0 || !strings.Contains(out, "--expand added their neighbours: tidal-token-pruning#") {
+		t.Errorf("ask --expand 1: exit %d\n%s%s", code, out, errOut)
+	}
+	// In self-route the double declines the passages, so the answer comes
+	// from the whole paper, and ask says so.
+	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "self-route",
+		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+	if code != 0 || !strings.Contains(out, "Route: full.") || !strings.Contains(out, "The prompt offered no labels.") {
+		t.Errorf("ask --mode self-route: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 func newAskCmd() *cobra.Command {
@@ -23,6 +25,12 @@ func newAskCmd() *cobra.Command {
 		Long: `ask answers one question in one mode and prints the passages it was given
 (rank, score, passage id) and the model's answer. Options may be inline
 ("... A. x B. y"); then the extracted answer letters are shown too.
+
+The model is asked to cite the passages it uses as [p3] (passage 3 of the
+paper); the cited passages that were in its context are listed under the
+answer with their section and first words. In mode self-route it is told
+to reply "unanswerable" when the passages do not suffice, and is then
+asked again with the whole paper.
 
 Without --model (or with --model ir) it answers with the offline ir
 baseline, which needs no key.`,
@@ -68,7 +76,7 @@ baseline, which needs no key.`,
 			if err := f.rerank.apply(&c); err != nil {
 				return err
 			}
-			opt := run.Options{Config: c, Corpus: st, Index: ix, Header: f.header, JudgeHeader: f.judgeHeader}
+			opt := run.Options{Config: c, Corpus: st, Index: ix, Header: f.header, JudgeHeader: f.judgeHeader, Cite: true}
 			if !c.Offline() {
 				c.Out = os.TempDir()
 				chat, closer, err := newChat(c.Out+"/paperlens-ask", c.BaseURL, os.Getenv(f.apiKeyEnv), &f, 1)
@@ -95,6 +103,9 @@ baseline, which needs no key.`,
 			for _, h := range hits {
 				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
 			}
+			if n := expanded(rec); n != "" {
+				fmt.Printf("--expand added their neighbours: %s\n\n", n)
+			}
 			if rec.TruncatedTokens > 0 {
 				fmt.Printf("(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
 			}
@@ -106,14 +117,73 @@ baseline, which needs no key.`,
 				}
 				return fmt.Errorf("%s", rec.Error)
 			}
+			if rec.Route == run.RouteFull {
+				fmt.Printf("Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
+			}
 			fmt.Printf("Answer (%s):\n%s\n", c.Model, rec.Output)
 			if rec.Extracted != "" && q.Type != "short" {
 				fmt.Printf("\nExtracted: %s\n", rec.Extracted)
 			}
+			printCited(os.Stdout, st, paper, rec.Cited)
 			return nil
 		},
 	}
 	addEvalFlags(cmd, &f)
 	cmd.Flags().StringVar(&paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
 	return cmd
+}
+
+// expanded lists the passages --expand added beside the hits, or "".
+func expanded(rec run.Record) string {
+	var ids []string
+	for _, c := range rec.Context {
+		if c.Expanded {
+			ids = append(ids, c.PassageID)
+		}
+	}
+	return strings.Join(ids, ", ")
+}
+
+// printCited lists the passages the answer cites: id, section and first
+// words, so that a reader can check each claim against its source.
+func printCited(w io.Writer, st *corpus.Store, paperID string, cited []string) {
+	if len(cited) == 0 {
+		return
+	}
+	byID := map[string]corpus.Passage{}
+	if ps, err := st.Passages(paperID); err == nil {
+		for _, p := range ps {
+			byID[p.PassageID] = p
+		}
+	}
+	fmt.Fprintf(w, "\nCited passages:\n")
+	for _, id := range cited {
+		p, ok := byID[id]
+		if !ok {
+			fmt.Fprintf(w, "  [%s] %s (no longer in the corpus)\n", citeShort(id), id)
+			continue
+		}
+		sec := ""
+		if p.Section != "" {
+			sec = " · § " + p.Section
+		}
+		fmt.Fprintf(w, "  [%s] %s%s\n      %s\n", citeShort(id), id, sec, firstWords(p.Text, 16))
+	}
+}
+
+// citeShort is the label the prompt offered for a passage id: p3 for x#3.
+func citeShort(id string) string {
+	if i := strings.LastIndexByte(id, '#'); i >= 0 {
+		return "p" + id[i+1:]
+	}
+	return id
+}
+
+// firstWords is the first n words of s, with "…" when there is more.
+func firstWords(s string, n int) string {
+	ws := strings.Fields(s)
+	if len(ws) <= n {
+		return strings.Join(ws, " ")
+	}
+	return strings.Join(ws[:n], " ") + " …"
 }

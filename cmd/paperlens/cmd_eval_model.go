@@ -94,6 +94,9 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.BoolVar(&c.LogPrompts, "log-prompts", false, "keep every prompt exactly as sent (deduplicated, compressed) in RUN/prompts.db; 'paperlens prompt RUN QUESTION' shows it")
 	fl.IntVar(&c.MaxToolCalls, "max-tool-calls", 0, "tool modes: tool calls per question before a last turn forces the answer (default 10)")
 	fl.StringVar(&c.ToolRetriever, "tool-retriever", "", "agent, full+agent: how search_paper ranks the paper's passages: bm25 (default), dense or hybrid")
+	// Issue 16 (h-route): neighbour expansion and self-route's retriever.
+	fl.IntVar(&c.Expand, "expand", 0, "RAG modes: add the N passages before and after each retrieved one (same paper), merged where they touch; 0: none")
+	fl.StringVar(&c.RouteRetriever, "route-retriever", "", "self-route: the retriever of its first call: bm25 (default), dense or hybrid")
 	fl.BoolVar(&c.UnsafePython, "unsafe-python", false, "tool-python: run python3 without the bubblewrap sandbox when bubblewrap is missing (no isolation)")
 	fl.IntVar(&c.Limit, "limit", 0, "evaluate only the first N questions of the file (0: all); for trying a setup before paying for it")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "assemble every prompt and print the calls, prompt tokens (cl100k_base) and, with --price, the cost; send nothing")
@@ -124,6 +127,8 @@ Modes:
   full+agent              the paper, and the search_paper tool
   tool-search             web_search + open_page tools (LPFQA's Search setting)
   tool-python             a sandboxed python tool (LPFQA's code interpreter)
+  self-route              retrieved passages, told to reply "unanswerable" when
+                          they do not suffice; then the whole paper (Self-Route)
 
 The run folder (--out) holds config.json (everything needed to rerun, no
 secrets), results.jsonl (one record per question, mode and run, appended as

@@ -35,6 +35,20 @@ type passView struct {
 	Text                 template.HTML
 	HasGold, Unavailable bool
 	Why                  string // why the text is unavailable
+	Expanded             bool   // added beside a hit by --expand
+	Cited                bool   // the answer cites it
+	Anchor               string // its element id in the page, for cite links
+}
+
+// citeLink is one passage an answer cites, linked to it in the column.
+type citeLink struct {
+	Label, ID, Href string
+}
+
+// routeView is self-route's path and each of its calls.
+type routeView struct {
+	Route string
+	Calls []run.RouteCall
 }
 
 type runLink struct {
@@ -65,6 +79,8 @@ type modeCol struct {
 	RecallPercent string
 	GoldUnknown   string          // why the retrieved gold cannot be told
 	Transcript    *transcriptView // tool modes: the exchange step by step
+	Route         *routeView      // self-route: which way it went, both calls
+	Cited         []citeLink      // the passages the answer cites
 }
 
 type questionData struct {
@@ -153,7 +169,7 @@ func (c *questionCtx) header() questionData {
 // web results it was given, and the gold evidence it did not retrieve.
 func (c *questionCtx) column(m string) modeCol {
 	spec, _ := mode.Lookup(m)
-	col := modeCol{Mode: m, Kind: mode.KindOf(m), Paper: spec.NeedsPaper()}
+	col := modeCol{Mode: m, Kind: mode.KindOf(m), Paper: spec.AlwaysPaper()}
 	if c.p != nil {
 		col.PaperTokens = c.p.Doc.Tokens
 	}
@@ -172,6 +188,11 @@ func (c *questionCtx) column(m string) modeCol {
 		c.notRetrieved(&col, got)
 	}
 	col.Transcript = c.transcript(rec.Transcript)
+	if rec.Route != "" {
+		col.Route = &routeView{Route: rec.Route, Calls: rec.RouteCalls}
+		col.Paper = rec.Route == run.RouteFull // the paper was in the second prompt
+	}
+	c.cites(&col, rec)
 	for _, w := range rec.Web {
 		col.Web = append(col.Web, webView{WebItem: w, Href: safeHref(w.URL)})
 	}
@@ -209,6 +230,7 @@ func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
 		}
 		retr[ci.Retriever] = true
 		pv, text := c.passage(ci)
+		pv.Expanded, pv.Anchor = ci.Expanded, passageAnchor(col.Mode, ci.PassageID)
 		got = append(got, text)
 		col.Passages = append(col.Passages, pv)
 	}
@@ -299,4 +321,36 @@ func locView(r *Run, pid string, p *paper, l evidence.Location) goldLoc {
 		}
 	}
 	return g
+}
+
+// cites marks the passages the answer cites and links each to its place
+// in the column.
+func (c *questionCtx) cites(col *modeCol, rec run.Record) {
+	at := map[string]int{}
+	for i, pv := range col.Passages {
+		at[pv.ID] = i
+	}
+	for _, id := range rec.Cited {
+		l := citeLink{Label: "p" + id[strings.LastIndexByte(id, '#')+1:], ID: id}
+		if i, ok := at[id]; ok {
+			col.Passages[i].Cited = true
+			l.Href = "#" + col.Passages[i].Anchor
+		}
+		col.Cited = append(col.Cited, l)
+	}
+}
+
+// passageAnchor is an element id for a passage in a mode's column: letters,
+// digits and dashes, so that it works as a URL fragment as is.
+func passageAnchor(mode, passageID string) string {
+	var b strings.Builder
+	b.WriteString("psg-")
+	for _, r := range mode + "-" + passageID {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
 }

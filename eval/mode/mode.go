@@ -33,6 +33,10 @@ const (
 	FullAgent  = "full+agent"  // paper + search_paper
 	ToolSearch = "tool-search" // web_search + open_page (LPFQA's Search setting)
 	ToolPython = "tool-python" // python (LPFQA's code-interpreter setting)
+	// SelfRoute answers from retrieved passages, and again from the whole
+	// paper when the model replies that they do not suffice (Li et al.
+	// 2024, issue 16).
+	SelfRoute = "self-route"
 )
 
 // Tool names (eval/agent's fixed names; kept here as strings so that this
@@ -56,6 +60,10 @@ type Mode struct {
 	// Tools are the tools the model may call (eval/agent's names): the
 	// runner builds them per question and runs the tool loop.
 	Tools []string
+	// Route marks self-route: the passages of Retriever first, the whole
+	// paper (Paper) only when the model calls them insufficient. The
+	// runner may pick another retriever (--route-retriever).
+	Route bool
 	// Baseline is the mode with the same context minus what is retrieved
 	// ("" when nothing is): what this mode adds is measured against it,
 	// and a dry run that fetches no web results stands it in for a web
@@ -71,6 +79,10 @@ type Mode struct {
 // NeedsPaper reports whether the prompt holds the whole paper, so the
 // papers must be in the corpus.
 func (m Mode) NeedsPaper() bool { return m.Paper }
+
+// AlwaysPaper reports whether every prompt holds the whole paper; a
+// self-route prompt holds it only on its second call.
+func (m Mode) AlwaysPaper() bool { return m.Paper && !m.Route }
 
 // NeedsIndex reports whether the mode retrieves passages, so the corpus
 // and the retrieval index must be open.
@@ -105,6 +117,7 @@ var table = []Mode{
 	{Name: FullBM25, Paper: true, Retriever: "bm25", Baseline: Full, Kind: "whole paper + bm25 passages"},
 	{Name: FullDense, Paper: true, Retriever: "dense", Baseline: Full, Kind: "whole paper + dense passages"},
 	{Name: FullHybrid, Paper: true, Retriever: "hybrid", Baseline: Full, Kind: "whole paper + hybrid passages"},
+	{Name: SelfRoute, Paper: true, Retriever: "bm25", Route: true, Baseline: Full, Kind: "retrieved passages; whole paper when they do not suffice"},
 	{Name: Oracle, Oracle: true, Kind: "gold evidence only"},
 	{Name: Web, Web: true, Baseline: ClosedBook, Kind: "web results"},
 	{Name: FullWeb, Paper: true, Web: true, Baseline: Full, Kind: "whole paper + web results"},
@@ -167,6 +180,8 @@ func check(m Mode) error {
 		return !slices.Contains([]string{ToolSearchPaper, ToolWebSearch, ToolOpenPage, ToolPythonCell}, t)
 	}):
 		return fmt.Errorf("mode %q: unknown tool in %v: use %s, %s, %s or %s", m.Name, m.Tools, ToolSearchPaper, ToolWebSearch, ToolOpenPage, ToolPythonCell)
+	case m.Route && (!m.Paper || m.Retriever == ""):
+		return fmt.Errorf("mode %q: a routed mode needs passages and the paper to fall back on", m.Name)
 	case m.Retrieves() != (m.Baseline != ""):
 		return fmt.Errorf("mode %q: a baseline is required exactly when the mode retrieves", m.Name)
 	case m.Baseline != "" && registry.byName[m.Baseline].Name == "":

@@ -19,7 +19,7 @@ import (
 
 // The names are fixed: config.json, records and summaries hold them.
 func TestNamesInReportOrder(t *testing.T) {
-	want := []string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "oracle", "web", "full+web",
+	want := []string{"closed-book", "full", "bm25", "dense", "hybrid", "full+bm25", "full+dense", "full+hybrid", "self-route", "oracle", "web", "full+web",
 		"agent", "full+agent", "tool-search", "tool-python"}
 	if got := mode.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -49,6 +49,9 @@ func TestTable(t *testing.T) {
 		{"full+bm25", "bm25", "full", "whole paper + bm25 passages", true, true, false, true},
 		{"full+dense", "dense", "full", "whole paper + dense passages", true, true, false, true},
 		{"full+hybrid", "hybrid", "full", "whole paper + hybrid passages", true, true, false, true},
+		// Self-route needs the passages and the paper to fall back on,
+		// and is measured against the paper alone.
+		{"self-route", "bm25", "full", "retrieved passages; whole paper when they do not suffice", true, true, false, true},
 		{"oracle", "", "", "gold evidence only", false, false, false, false},
 		{"web", "", "closed-book", "web results", false, false, true, true},
 		{"full+web", "", "full", "whole paper + web results", true, false, true, true},
@@ -95,6 +98,8 @@ func TestRegisterRefusesContradictions(t *testing.T) {
 		{Name: "bm25-nobase", Retriever: "bm25", Kind: "x"},
 		{Name: "closed-base", Baseline: "closed-book", Kind: "x"},
 		{Name: "bad-base", Retriever: "bm25", Baseline: "nope", Kind: "x"},
+		{Name: "route-nopaper", Retriever: "bm25", Route: true, Baseline: "closed-book", Kind: "x"},
+		{Name: "route-nopassages", Paper: true, Route: true, Kind: "x"},
 	} {
 		if undo, err := mode.Register(m); err == nil {
 			undo()

@@ -28,6 +28,8 @@ const (
 	ContextOracle  = "context_oracle"
 	LPFQAAnswer    = "lpfqa_answer"
 	LPFQAJudge     = "lpfqa_judge"
+	// RouteUnanswerable follows the question in self-route's first call.
+	RouteUnanswerable = "route_unanswerable"
 )
 
 // kinds says which data type each template is rendered with, so that Load
@@ -37,7 +39,7 @@ var kinds = map[string]string{
 	MCQBase: "mcq", MCQCoT: "mcq", MCQReasoning: "mcq", LPFQAAnswer: "mcq",
 	ContextFull: "context", ContextRAG: "context", ContextFullRAG: "context",
 	ContextWeb: "context", ContextFullWeb: "context", ContextOracle: "context",
-	LPFQAJudge: "judge",
+	LPFQAJudge: "judge", RouteUnanswerable: "mcq",
 }
 
 // Ext is the file extension of template files, built in or overriding.
@@ -72,6 +74,12 @@ type ContextData struct {
 	Passages []Passage
 	Web      []WebDoc
 	Evidence string
+	// Order is how Passages are ordered: "score" (best first, also when
+	// "") or "document" (the paper's order), for the header to say.
+	Order string
+	// Cite asks the model to cite passages by their Cite labels
+	// (paperlens ask).
+	Cite bool
 }
 
 // Passage is a retrieved piece of the paper.
@@ -80,6 +88,9 @@ type Passage struct {
 	Rank  int // 1-based; 0 means "number by position"
 	Score float64
 	Text  string
+	// Cite is the label the model cites the passage by, e.g. "p3" for
+	// passage paper#3; "" when not citing.
+	Cite string
 }
 
 // WebDoc is a retrieved web page, as text.
@@ -248,9 +259,11 @@ func sample(kind string) any {
 	case "context":
 		return ContextData{
 			Paper:    "Paper text.",
-			Passages: []Passage{{ID: "p#1", Rank: 1, Score: 0.9, Text: "First."}, {ID: "p#2", Text: "Second."}},
+			Passages: []Passage{{ID: "p#1", Rank: 1, Score: 0.9, Text: "First.", Cite: "p1"}, {ID: "p#2", Text: "Second.", Cite: "p2"}},
 			Web:      []WebDoc{{Rank: 1, URL: "https://example.org", Title: "T", Text: "Web text."}, {Text: "More."}},
 			Evidence: "Evidence.",
+			Order:    "document",
+			Cite:     true,
 		}
 	default:
 		return JudgeData{Question: "Q?", Reference: "4", KeyPoints: "Must say 4.", Answer: "4"}

@@ -50,7 +50,7 @@ func TestBuiltinNamesMatchFiles(t *testing.T) {
 		t.Fatalf("embedded files %v\nnames %v", files, BuiltinNames())
 	}
 	s := mustLoad(t, "")
-	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 11 {
+	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 12 {
 		t.Errorf("Names() = %v", s.Names())
 	}
 	if Builtin("nope") != "" || !strings.Contains(Builtin(MCQReasoning), `{{template "mcq_base" .}}`) {
@@ -70,6 +70,10 @@ func TestEveryBuiltinRenders(t *testing.T) {
 		case "mcq":
 			data = mcqData("SA-MCQ", "PAPER BLOCK")
 			want = []string{"PAPER BLOCK", "Which ablations does the paper report?", "C. Removing weight decay"}
+			if name == RouteUnanswerable {
+				// It follows a rendered question; it shows only the instruction.
+				want = []string{`write "unanswerable" instead of an answer option`}
+			}
 		case "context":
 			data = ctxData
 		default:

@@ -30,7 +30,20 @@
 //     reverse, by per-question majority correctness over runs (the rule of
 //     the summary's McNemar counts and the inspector's flipped filter); the
 //     right→wrong ids are listed, at most 30 per mode;
-//  8. miss rate per model and mode.
+//  8. miss rate per model and mode;
+//  9. the accuracy–cost frontier, per model: accuracy with its 95% Wilson
+//     interval against mean prompt tokens per question (log scale), and
+//     against mean cost per question when the run had --price, one point
+//     per (run, mode) labelled by the mode and the config.json settings
+//     that differ between the model's runs (k, passage size, query form,
+//     order, expand, rerank, …). The Pareto frontier (no other point has ≥
+//     accuracy for ≤ tokens, one strictly) is joined by a step line; oracle
+//     is drawn but kept off it. A sentence names the cheapest configuration
+//     within full's 95% interval: by the paired bootstrap interval of the
+//     difference from full where the two can be paired question by
+//     question (section 2's interval), else by full's Wilson interval.
+//     FrontierSVG writes these figures alone as a standalone SVG file;
+//  10. tool calls per question in the tool modes.
 //
 // A run folder without summary.json (eval killed before the end) is
 // summarised from its records; the runs table gives records present and

@@ -29,6 +29,10 @@ type page struct {
 	Flips     []flipPair
 	Tools     []toolRow
 	CallBkts  []string
+	Frontier  []frontierBlock
+	// FrontierNote says how to read the frontier and which interval
+	// decides "within full's".
+	FrontierNote string
 	// Incomplete says, per run with records missing, how many and whether
 	// its numbers were computed here from the records.
 	Incomplete []string
@@ -49,7 +53,7 @@ func build(runs []Run) (*page, error) {
 	labs := labels(runs)
 	cols := make([]string, len(runs))
 	p := &page{H: map[string]string{"acc": hAccuracy, "effect": hEffect, "recall": hRecall, "reason": hReasoning, "miss": hMiss,
-		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools}, Buckets: bucketNames}
+		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools, "frontier": hFrontier}, Buckets: bucketNames}
 	for i, r := range runs {
 		cols[i] = colour(i)
 		s := r.Summary
@@ -86,6 +90,7 @@ func build(runs []Run) (*page, error) {
 	p.ReasonBy = buildReasonBy(runs, labs)
 	p.Flips = buildFlips(runs, labs)
 	p.Tools, p.CallBkts = buildTools(runs, labs), callBuckets
+	p.Frontier, p.FrontierNote = buildFrontier(runs), frontierNote
 	p.Recall = buildRecall(runs, labs)
 	if len(p.Recall) > 0 {
 		var ms, cs []string
@@ -150,18 +155,24 @@ func HTML(w io.Writer, runs []Run) error {
 	return htmlTmpl().Execute(w, p)
 }
 
-// htmlTmpl is parsed on first use: parsed at initialisation it cost every
-// paperlens process, `--help` included, about 80 KB and 0.5 ms.
-var htmlTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(template.FuncMap{
-		"f": func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	}).Parse(`{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">
+var tmplFuncs = template.FuncMap{
+	"f": func(v float64) string { return fmt.Sprintf("%.1f", v) },
+}
+
+// svgShapes draws a chart's primitives (the template "shapes"), for the
+// report's inline SVG and for FrontierSVG's standalone file.
+const svgShapes = `{{define "shapes"}}
 {{- range .Lines}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
 {{- range .Rects}}<rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" fill="{{.Fill}}"><title>{{.Title}}</title></rect>{{end}}
 {{- range .Circles}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}" stroke="{{if .Stroke}}{{.Stroke}}{{else}}#fff{{end}}"{{if .Stroke}} stroke-width="2"{{end}}><title>{{.Title}}</title></circle>{{end}}
 {{- range .Top}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
 {{- range .Texts}}<text x="{{f .X}}" y="{{f .Y}}" text-anchor="{{.Anchor}}" font-size="{{f .Size}}" fill="{{.Fill}}">{{.Text}}</text>{{end}}
-</svg>{{end -}}
+{{end}}`
+
+// htmlTmpl is parsed on first use: parsed at initialisation it cost every
+// paperlens process, `--help` included, about 80 KB and 0.5 ms.
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(tmplFuncs).Parse(svgShapes + `{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">{{template "shapes" .}}</svg>{{end -}}
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>paperlens report</title>
 <style>
@@ -175,6 +186,7 @@ td.o{font-weight:bold}
 .warn{background:#fff4e5;border:1px solid #f0c36d;padding:6px 10px;font-size:14px}
 svg{display:block;margin:.5em 0;font-family:inherit}
 td.ids{max-width:560px;overflow-wrap:anywhere}
+.answer{border-left:4px solid #2ca02c;padding:2px 10px;max-width:900px}
 </style></head><body>
 <h1>paperlens report</h1>
 <table><tr><th class="l">model</th><th class="l">folder</th><th class="l">bench</th><th class="l">paradigm</th><th class="l">baseline</th><th>runs</th><th>questions</th><th>records</th></tr>
@@ -240,7 +252,22 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 <table><tr><th class="l">model</th>{{range .Miss.Modes}}<th>{{.}}</th>{{end}}</tr>
 {{range .Miss.Rows}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{if .Tools}}<h2>9. {{.H.tools}}</h2>
+<h2>9. {{.H.frontier}}</h2>
+<p class="note">{{.FrontierNote}}</p>
+{{range .Frontier}}<h3>{{.Model}}</h3>
+{{if .Points}}<p class="note">{{.TokensNote}}</p>
+{{template "svg" .Chart}}
+{{if .CostChart}}{{template "svg" .CostChart}}
+{{end}}<p class="answer">{{.Sentence}}</p>
+{{if .CostSentence}}<p class="answer">{{.CostSentence}}</p>
+{{end}}
+<table><tr><th class="l">configuration</th><th class="l">folder</th><th>accuracy % [95% CI]</th><th>n</th><th>prompt tokens/q</th>{{if .HasCost}}<th>cost US$/q</th>{{end}}<th>frontier</th>{{if .HasCost}}<th>cost frontier</th>{{end}}{{if .HasFull}}<th class="l">vs full (points)</th><th>within full's CI</th>{{end}}</tr>
+{{$b := .}}{{range .Points}}<tr><td class="l">{{.Label}}</td><td class="l">{{.Dir}}</td><td>{{.AccS}}</td><td>{{.N}}</td><td>{{.TokensS}}</td>{{if $b.HasCost}}<td>{{.CostS}}</td>{{end}}<td>{{if .Frontier}}yes{{else}}no{{end}}</td>{{if $b.HasCost}}<td>{{if .CostFrontier}}yes{{else}}no{{end}}</td>{{end}}{{if $b.HasFull}}<td class="l">{{.VsFull}}</td><td>{{.WithinS}}</td>{{end}}</tr>
+{{end}}</table>
+{{if .Skipped}}<p class="note">{{.Skipped}} mode(s) with no scored question or no prompt token count are left out.</p>
+{{end}}{{else}}<p class="note">No mode of this model has a scored question with a prompt token count.</p>
+{{end}}{{end}}
+{{if .Tools}}<h2>10. {{.H.tools}}</h2>
 <p class="note">Tool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).</p>
 <table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool</th>{{range .CallBkts}}<th>{{.}} calls</th>{{end}}</tr>
 {{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>

@@ -147,8 +147,9 @@ func Markdown(w io.Writer, runs []Run) error {
 	for _, r := range p.Miss.Rows {
 		run.MarkdownRow(&b, append([]string{md(r.Model)}, r.Cells...)...)
 	}
+	writeFrontierMarkdown(&b, p)
 	if tr := p.Tools; len(tr) > 0 {
-		fmt.Fprintf(&b, "\n## 9. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
+		fmt.Fprintf(&b, "\n## 10. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
 		head = []string{"model", "mode", "n", "calls/q", "no tool"}
 		for _, c := range callBuckets {
 			head = append(head, c+" calls")
@@ -160,4 +161,59 @@ func Markdown(w io.Writer, runs []Run) error {
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// writeFrontierMarkdown writes section 9: per model the points as a table
+// (the figure's data) and the sentences naming the cheapest configuration
+// within full's interval.
+func writeFrontierMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 9. %s\n\n%s\n", hFrontier, p.FrontierNote)
+	for _, f := range p.Frontier {
+		fmt.Fprintf(b, "\n### %s\n\n", md(f.Model))
+		if len(f.Points) == 0 {
+			b.WriteString("No mode of this model has a scored question with a prompt token count.\n")
+			continue
+		}
+		b.WriteString(md(f.TokensNote()) + "\n\n")
+		head := []string{"configuration", "folder", "accuracy % [95% CI]", "n", "prompt tokens/q"}
+		if f.HasCost {
+			head = append(head, "cost US$/q")
+		}
+		head = append(head, "frontier")
+		if f.HasCost {
+			head = append(head, "cost frontier")
+		}
+		if f.HasFull {
+			head = append(head, "vs full (points)", "within full's CI")
+		}
+		run.MarkdownHead(b, head...)
+		for _, pt := range f.Points {
+			cells := []string{md(pt.Label), md(pt.Dir), pt.AccS, fmt.Sprint(pt.N), pt.TokensS}
+			if f.HasCost {
+				cells = append(cells, pt.CostS)
+			}
+			cells = append(cells, yesNo(pt.Frontier))
+			if f.HasCost {
+				cells = append(cells, yesNo(pt.CostFrontier))
+			}
+			if f.HasFull {
+				cells = append(cells, pt.VsFull, pt.WithinS)
+			}
+			run.MarkdownRow(b, cells...)
+		}
+		b.WriteString("\n" + md(f.Sentence) + "\n")
+		if f.CostSentence != "" {
+			b.WriteString("\n" + md(f.CostSentence) + "\n")
+		}
+		if f.Skipped > 0 {
+			fmt.Fprintf(b, "\n%d mode(s) with no scored question or no prompt token count are left out.\n", f.Skipped)
+		}
+	}
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
 }

@@ -77,8 +77,8 @@ func TestToolSection(t *testing.T) {
 		absent   bool
 	}{
 		{"tool mode", []string{dir},
-			[]string{"## 9. " + hTools, "| model | mode | n | calls/q | no tool | 0 calls | 1 calls | 2–3 calls | 4+ calls |", "| agentic | agent | 8 | 2.12 | 25.0% | 50.0% (2) | 100.0% (2) | 50.0% (2) | 0.0% (2) |"},
-			[]string{"<h2>9. " + hTools + "</h2>", "<td class=\"l\">agent</td><td>8</td><td>2.12</td><td>25.0%</td><td>50.0% (2)</td><td>100.0% (2)</td><td>50.0% (2)</td><td>0.0% (2)</td>"}, false},
+			[]string{"## 10. " + hTools, "| model | mode | n | calls/q | no tool | 0 calls | 1 calls | 2–3 calls | 4+ calls |", "| agentic | agent | 8 | 2.12 | 25.0% | 50.0% (2) | 100.0% (2) | 50.0% (2) | 0.0% (2) |"},
+			[]string{"<h2>10. " + hTools + "</h2>", "<td class=\"l\">agent</td><td>8</td><td>2.12</td><td>25.0%</td><td>50.0% (2)</td><td>100.0% (2)</td><td>50.0% (2)</td><td>0.0% (2)</td>"}, false},
 		{"no tool mode", []string{writeRun(t, "ir", 0.5)}, nil, nil, true},
 	}
 	for _, c := range cases {

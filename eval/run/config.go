@@ -13,6 +13,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -118,6 +119,14 @@ type Config struct {
 	RerankModel    string `json:"rerank_model,omitempty"`
 	RerankBaseURL  string `json:"rerank_base_url,omitempty"`
 	RerankProtocol string `json:"rerank_protocol,omitempty"`
+
+	// Issue 16, h-route (--expand, --route-retriever). Expand adds the
+	// Expand passages before and after each retrieved one (same paper,
+	// by ordinal), merged where they touch; 0 adds none.
+	// RouteRetriever is the retriever of self-route's first call: bm25
+	// (the default when self-route runs), dense or hybrid.
+	Expand         int    `json:"expand,omitempty"`
+	RouteRetriever string `json:"route_retriever,omitempty"`
 
 	// Provenance: what made the run, so that a folder describes itself.
 	// Data, Papers, Home and Out are absolute paths.
@@ -287,6 +296,9 @@ func (c *Config) Defaults(set Flags) {
 	if c.Rerank == "llm" && c.RerankModel == "" && !c.Offline() {
 		c.RerankModel = c.Model
 	}
+	if c.RouteRetriever == "" && slices.Contains(c.Modes, mode.SelfRoute) {
+		c.RouteRetriever = "bm25"
+	}
 	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
 		c.MaxToolCalls = agent.DefaultMaxToolCalls
 	}
@@ -367,6 +379,14 @@ func (c *Config) Validate() error {
 	case "", "bm25", "dense", "hybrid":
 	default:
 		return fmt.Errorf("--tool-retriever %q: use bm25, dense or hybrid", c.ToolRetriever)
+	}
+	switch c.RouteRetriever {
+	case "", "bm25", "dense", "hybrid":
+	default:
+		return fmt.Errorf("--route-retriever %q: use bm25, dense or hybrid", c.RouteRetriever)
+	}
+	if c.Expand < 0 {
+		return fmt.Errorf("--expand %d: use 0 (no neighbours) or a positive number of passages on each side", c.Expand)
 	}
 	if c.MaxToolCalls < 0 {
 		return fmt.Errorf("--max-tool-calls %d: use a positive number", c.MaxToolCalls)

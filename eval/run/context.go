@@ -39,7 +39,7 @@ type WebSearch func(ctx context.Context, query, paperID string) ([]WebDoc, error
 
 // newBuilder makes the prompt builder of a run.
 func newBuilder(opt Options, ps *prompts.Set) *builder {
-	return &builder{cfg: opt.Config, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web, rr: opt.Rerank,
+	return &builder{cfg: opt.Config, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web, rr: opt.Rerank, cite: opt.Cite,
 		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
 }
 
@@ -51,6 +51,7 @@ type builder struct {
 	ix      Retrievers
 	prompts *prompts.Set
 	web     WebSearch
+	cite    bool // ask the model to cite passages (paperlens ask)
 	// rr reranks retrieval (Config.Rerank); a dry run has none and builds
 	// its prompts from the first stage's top K, which sends nothing and
 	// holds as many passages.
@@ -68,6 +69,7 @@ type paperInfo struct {
 	text     string
 	tokens   int
 	ordinals map[string]int
+	passages []corpus.Passage // in ordinal order, for --expand
 	err      error
 }
 
@@ -82,6 +84,9 @@ type built struct {
 	snippets  []string // texts of the retrieved passages, for IR and inspection
 	hits      []retrieve.Hit
 	web       []WebItem
+	// full is self-route's second prompt, the whole paper, sent when the
+	// model replies that the passages (messages) do not suffice.
+	full *built
 }
 
 func (b *builder) paper(id string) paperInfo {
@@ -103,6 +108,7 @@ func (b *builder) paper(id string) paperInfo {
 			for _, x := range ps {
 				p.ordinals[x.PassageID] = x.Ordinal
 			}
+			p.passages = ps
 		}
 	}
 	b.papers[id] = p
@@ -165,6 +171,8 @@ func contextTemplate(s mode.Mode) string {
 		return "context_full_web"
 	case s.Web:
 		return "context_web"
+	case s.Route:
+		return "context_rag" // self-route's first call; its second is context_full
 	case s.Paper && s.Retriever != "":
 		return "context_full_rag"
 	case s.Retriever != "":
@@ -179,23 +187,35 @@ func contextTemplate(s mode.Mode) string {
 func (b *builder) render(q bench.Question, spec mode.Mode, paper string, snips []assemble.Snippet) (string, error) {
 	ctxText := ""
 	if name := contextTemplate(spec); name != "" {
-		cd := prompts.ContextData{Paper: paper, Evidence: q.Evidence}
+		cd := prompts.ContextData{Paper: paper, Evidence: q.Evidence, Order: b.cfg.Order, Cite: b.cite && !spec.Web}
 		for _, s := range snips {
 			if spec.Web {
 				cd.Web = append(cd.Web, prompts.WebDoc{Rank: s.Rank, URL: s.ID, Text: s.Text})
 				continue
 			}
-			cd.Passages = append(cd.Passages, prompts.Passage{ID: s.ID, Rank: s.Rank, Score: s.Score, Text: s.Text})
+			p := prompts.Passage{ID: s.ID, Rank: s.Rank, Score: s.Score, Text: s.Text}
+			if cd.Cite {
+				p.Cite = citeLabel(s.ID)
+			}
+			cd.Passages = append(cd.Passages, p)
 		}
 		var err error
 		if ctxText, err = b.prompts.Render(name, cd); err != nil {
 			return "", err
 		}
 	}
-	return b.prompts.Render(b.questionTemplate(), prompts.MCQData{
+	data := prompts.MCQData{
 		Question: q.Text, Stem: q.MCQ.Stem, Options: q.MCQ.Options, Type: q.Type,
 		Multi: q.Type == "MA-MCQ", Context: ctxText,
-	})
+	}
+	text, err := b.prompts.Render(b.questionTemplate(), data)
+	if err != nil || !spec.Route {
+		return text, err
+	}
+	// The instruction comes last, after the question's own answer format,
+	// so that it is the last thing the model reads.
+	tail, err := b.prompts.Render(prompts.RouteUnanswerable, data)
+	return text + "\n\n" + tail, err
 }
 
 // build returns the prompt of a question under a mode, assembling it once.
@@ -225,6 +245,32 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, name string) (
 	if err != nil {
 		return built{}, err
 	}
+	if !spec.Route {
+		return b.assembleSpec(ctx, q, spec)
+	}
+	// Self-route: the passages now, the paper prepared for the second
+	// call (its tokens are counted only when it is sent).
+	rag := spec
+	rag.Paper = false
+	if b.cfg.RouteRetriever != "" {
+		rag.Retriever = b.cfg.RouteRetriever
+	}
+	out, err := b.assembleSpec(ctx, q, rag)
+	if err != nil {
+		return out, err
+	}
+	full, err := b.assembleSpec(ctx, q, mode.Mode{Name: mode.Full, Paper: true, Kind: "whole paper"})
+	if err != nil {
+		return out, fmt.Errorf("self-route, the paper for the second call: %w", err)
+	}
+	out.full = &full
+	return out, nil
+}
+
+// assembleSpec builds the prompt of a question for the context parts of
+// spec, within the budget.
+func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.Mode) (built, error) {
+	name := spec.Name
 	var out built
 	var paper string
 	paperTokens := 0
@@ -280,14 +326,27 @@ func (b *builder) assemble(ctx context.Context, q bench.Question, name string) (
 			return out, err
 		}
 		p := b.paper(q.PaperID)
-		for _, h := range hits {
-			ord := -1
-			if o, ok := p.ordinals[h.PassageID]; ok {
-				ord = o
+		room := 0
+		if b.cfg.Expand > 0 {
+			// What neighbours may fill: the budget less the answer, the
+			// paper and the prompt around the hits alone.
+			var hs []assemble.Snippet
+			for _, h := range hits {
+				hs = append(hs, assemble.Snippet{ID: h.PassageID, Rank: h.Rank})
 			}
-			snips = append(snips, assemble.Snippet{ID: h.PassageID, Rank: h.Rank, Score: h.Score, Ordinal: ord, Text: h.Text})
-			out.context = append(out.context, ContextItem{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score, Retriever: spec.Retriever})
-			out.snippets = append(out.snippets, h.Text)
+			skel, err := b.render(q, spec, "", hs)
+			if err != nil {
+				return out, err
+			}
+			room = b.cfg.Budget - b.cfg.MaxTokens - tokens.Count(skel) - paperTokens
+		}
+		for _, g := range expand(hits, p, b.cfg.Expand, room) {
+			snips = append(snips, assemble.Snippet{ID: g.id, Rank: g.rank, Score: g.score, Ordinal: g.ordinal, Text: g.text})
+			for _, it := range g.items {
+				it.Retriever = spec.Retriever
+				out.context = append(out.context, it)
+			}
+			out.snippets = append(out.snippets, g.texts...)
 		}
 		out.hits = hits
 		if strings.TrimSpace(q.Evidence) != "" {

@@ -45,7 +45,9 @@ type Plan struct {
 	// to --max-tool-calls + 1: every turn counted, each tool result at
 	// its largest, each prompt at most --budget less --max-tokens. Calls
 	// and PromptTokens then count each tool-mode question's first turn.
-	// Without tool modes they equal Calls and PromptTokens.
+	// Self-route is bounded the same way: Calls and PromptTokens count its
+	// first call (the passages), the bound adds the paper's. Without tool
+	// modes or self-route they equal Calls and PromptTokens.
 	CallsMax        int `json:"calls_max"`
 	PromptTokensMax int `json:"prompt_tokens_max"`
 	// ToolModes names the modes so bounded.
@@ -109,6 +111,9 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 			calls, most := 1, bt.tokens+extra
 			if md, _ := mode.Lookup(j.mode); md.UsesTools() {
 				calls, most = toolBound(cfg, md, bt.tokens)
+			} else if md.Route && bt.full != nil {
+				// Self-route: the passages surely, the paper at most.
+				calls, most = 2, bt.tokens+bt.full.tokens
 			}
 			m.CallsMax += calls
 			m.PromptTokensMax += most

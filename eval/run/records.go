@@ -21,6 +21,9 @@ type ContextItem struct {
 	Rank      int     `json:"rank"`
 	Score     float64 `json:"score"`
 	Retriever string  `json:"retriever,omitempty"`
+	// Expanded marks a passage --expand added beside a retrieved one
+	// (Rank and Score are then its hit's rank and 0).
+	Expanded bool `json:"expanded,omitempty"`
 }
 
 // Record is one question under one mode and run (fixed JSON: scripts read it).
@@ -70,6 +73,32 @@ type Record struct {
 	// Transcript is a tool mode's whole exchange: each model turn, each
 	// tool call with its arguments and result, the cap if it cut in.
 	Transcript *agent.Transcript `json:"transcript,omitempty"`
+	// Route is the way a self-route question went: "rag" (the passages
+	// sufficed) or "full" (the model replied unanswerable and was asked
+	// again with the whole paper). PromptTokens and Usage are then the sum
+	// of both calls, the run's cost; RouteCalls keeps each call.
+	Route      string      `json:"route,omitempty"`
+	RouteCalls []RouteCall `json:"route_calls,omitempty"`
+	// Cited are the passage ids the answer cites ([p3] for passage
+	// paper#3), only those that were in its context, in citing order.
+	Cited []string `json:"cited,omitempty"`
+}
+
+// RouteCall is one of self-route's calls (fixed JSON).
+type RouteCall struct {
+	Route        string      `json:"route"` // "rag" or "full": what the prompt held
+	PromptTokens int         `json:"prompt_tokens"`
+	Usage        model.Usage `json:"usage"`
+	Output       string      `json:"output"`
+	Reasoning    string      `json:"reasoning,omitempty"`
+	// Unanswerable says the reply was read as "unanswerable", which sends
+	// the question on to the paper.
+	Unanswerable bool   `json:"unanswerable"`
+	LatencyMS    int64  `json:"latency_ms"`
+	Cached       bool   `json:"cached"`
+	Attempts     int    `json:"attempts,omitempty"`
+	FinishReason string `json:"finish_reason,omitempty"`
+	Error        string `json:"error,omitempty"`
 }
 
 // WebItem is one web result a question got (fixed JSON).

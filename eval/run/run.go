@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/eval/agent"
+	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
 	"github.com/paperlens/paperlens/eval/mode"
@@ -53,6 +54,10 @@ type Options struct {
 	// FolderLocked says the caller holds LockFolder(Config.Out) already
 	// (it opened the response cache inside the folder under it).
 	FolderLocked bool
+	// Cite asks the model to cite the passages it uses ([p3]); paperlens
+	// ask sets it. Evaluations leave it off, so that their prompts stay
+	// the benchmark's.
+	Cite bool
 
 	// Rerank reorders the retrieval modes' candidates when Config.Rerank
 	// is set (see package rerank); a run without it refuses to start.
@@ -464,6 +469,19 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 		r.Transcript = ans.transcript
 		b.toolEvidence(q, ans.transcript, &r)
 	}
+	if m, _ := mode.Lookup(name); m.Route {
+		// The offline baselines never decline: they answer on the passages.
+		r.Route, r.RouteCalls = ans.route, ans.calls
+		if r.Route == "" {
+			r.Route = RouteRAG
+		}
+		if r.Route == RouteFull && bt.full != nil {
+			r.PromptTokens += bt.full.tokens
+			r.TruncatedTokens += bt.full.truncated
+			r.Cuts = append(append([]assemble.Cut{}, r.Cuts...), bt.full.cuts...)
+		}
+	}
+	r.Cited = parseCited(ans.output, r.Context)
 	if err != nil {
 		r.Error = err.Error()
 		return r, refused(err, ""), err
@@ -670,6 +688,11 @@ func contextDiff(old, cur Config) string {
 		str("rerank-base-url", model.NormalizeEndpoint(old.RerankBaseURL), model.NormalizeEndpoint(cur.RerankBaseURL))
 		str("rerank-protocol", old.RerankProtocol, cur.RerankProtocol)
 	}
+	// 0 is a value: a run from before --expand added no neighbours.
+	if old.Expand != cur.Expand {
+		diffs = append(diffs, fmt.Sprintf("--expand %d, now %d", old.Expand, cur.Expand))
+	}
+	str("route-retriever", old.RouteRetriever, cur.RouteRetriever)
 	return strings.Join(diffs, "; ")
 }
 
@@ -739,7 +762,11 @@ func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Recor
 		return r, nil, fatal
 	}
 	m, _ := mode.Lookup(name)
-	return r, b.retrieved[q.ID+"\x00"+m.Retriever], nil
+	retr := m.Retriever
+	if m.Route && cfg.RouteRetriever != "" {
+		retr = cfg.RouteRetriever
+	}
+	return r, b.retrieved[q.ID+"\x00"+retr], nil
 }
 
 // newSolver picks the solver for the configured model: an offline baseline

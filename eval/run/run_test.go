@@ -25,6 +25,12 @@ import (
 // fixture ingests the sample benchmark's papers and opens the indexes.
 func fixture(t testing.TB) ([]bench.Question, *corpus.Store, *index.Index) {
 	t.Helper()
+	return fixtureSized(t, 256)
+}
+
+// fixtureSized is fixture with passages of at most passageTokens tokens.
+func fixtureSized(t testing.TB, passageTokens int) ([]bench.Question, *corpus.Store, *index.Index) {
+	t.Helper()
 	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +49,7 @@ func fixture(t testing.TB) ([]bench.Question, *corpus.Store, *index.Index) {
 			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
 		}
 	}
-	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: 256}, func(ingest.Result) {}); err != nil {
+	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: passageTokens}, func(ingest.Result) {}); err != nil {
 		t.Fatal(err)
 	}
 	ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
@@ -375,7 +381,9 @@ var passageMark = regexp.MustCompile(`\n\[[0-9]+\] \(passage [^)\n]*\)\n`)
 
 // evidenceReader stands in for a model that answers right exactly when its
 // prompt's passages hold all of the question's gold evidence (by the
-// evidence package's matching rule), and wrong otherwise.
+// evidence package's matching rule), and wrong otherwise; when the prompt
+// asks it to write "unanswerable" if the passages do not suffice (self-
+// route), it does so instead of a wrong letter.
 func evidenceReader(qs []bench.Question) model.Chat {
 	return model.ChatFunc(func(_ context.Context, req model.Request) (model.Response, error) {
 		p := req.Messages[len(req.Messages)-1].Content
@@ -392,6 +400,9 @@ func evidenceReader(qs []bench.Question) model.Chat {
 				g := evidence.ParseGold(q.Evidence, evidence.Options{})
 				if g.Score(parts).CompleteAt(len(parts)) == 1 {
 					return model.Response{Content: "Answer: " + q.Answer}, nil
+				}
+				if strings.Contains(p, `write "unanswerable"`) {
+					return model.Response{Content: "Unanswerable."}, nil
 				}
 				// Otherwise a letter that is surely wrong, so that no guess
 				// blurs the comparison.

@@ -28,6 +28,8 @@ type answer struct {
 	attempts          int
 	finish            string
 	transcript        *agent.Transcript // tool modes: the whole exchange
+	route             string            // self-route: RouteRAG or RouteFull
+	calls             []RouteCall       // self-route: each call
 }
 
 // solver answers one question under one mode and run.
@@ -48,15 +50,14 @@ type llmSolver struct {
 }
 
 func (s llmSolver) solve(ctx context.Context, q bench.Question, name string, run int, b built) (answer, error) {
-	if m, _ := mode.Lookup(name); m.UsesTools() {
+	m, _ := mode.Lookup(name)
+	switch {
+	case m.UsesTools():
 		return s.solveTools(ctx, q, m, run, b)
+	case m.Route:
+		return s.solveRoute(ctx, q, run, b)
 	}
-	resp, err := s.chat.Complete(ctx, s.cfg.Sampling.Request(s.cfg.Model, b.messages, run, s.header))
-	if err != nil {
-		return answer{attempts: resp.Attempts}, err
-	}
-	return answer{output: resp.Content, reasoning: resp.Reasoning, usage: resp.Usage, latency: resp.Latency,
-		cached: resp.Cached, attempts: resp.Attempts, finish: resp.FinishReason}, nil
+	return s.call(ctx, b.messages, run)
 }
 
 // seeded gives a deterministic random source per question, mode and run.

@@ -61,6 +61,9 @@ type ModeStats struct {
 	// ReasoningBy is the mean reasoning length per breakdown value (e.g.
 	// by difficulty), as ElaipBench 4.4 relates thinking to difficulty.
 	ReasoningBy map[string]map[string]ReasoningLen `json:"reasoning_by,omitempty"`
+	// Routes counts self-route's records by the way they went ("rag",
+	// "full"); absent for other modes.
+	Routes map[string]int `json:"routes,omitempty"`
 }
 
 // ReasoningLen is a mean reasoning length: tokens as the server counted
@@ -177,6 +180,12 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 			}
 			ms.Tokens.add(r.Usage)
 			ms.Records++
+			if r.Route != "" {
+				if ms.Routes == nil {
+					ms.Routes = map[string]int{}
+				}
+				ms.Routes[r.Route]++
+			}
 			if r.Error == "" {
 				for f, v := range r.Breakdown {
 					if reasonBy[f] == nil {

@@ -1,0 +1,929 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"maps"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/paperlens/paperlens/eval/mode"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/stats"
+)
+
+// hFrontier heads the frontier section in both formats.
+const hFrontier = "Accuracy–cost frontier"
+
+// frontierNote opens the section in both formats: how to read the figure,
+// and which interval decides "within full's".
+const frontierNote = "Per model, one point per run and mode: accuracy with its 95% Wilson interval over the questions scored " +
+	"(runs are averaged first, so the interval is over questions, not runs), against mean prompt tokens per question " +
+	"(log scale), and against mean cost per question when the run had --price. " +
+	"Filled points are on the Pareto frontier: no other point has at least the accuracy for at most the tokens (or cost), " +
+	"one of the two strictly; a step line joins them. Hollow points are dominated. " +
+	"The black ring is full and the grey band its 95% interval; the green ring is the cheapest configuration within it. " +
+	"A configuration is within full's interval when the 95% paired bootstrap interval of its accuracy minus full's, " +
+	"over the questions both answered, reaches 0: pairing removes the spread of question difficulty both share, " +
+	"and it is the interval of section 2. Two runs that cannot be paired question by question (other data, no records) " +
+	"fall back to the point's accuracy being at least the lower end of full's Wilson interval. " +
+	"oracle reads the gold evidence, which no configuration can: it is drawn in grey, off the frontier. " +
+	"Labels name the mode and the settings that differ between the model's runs."
+
+// labelField is a config.json member that tells one configuration of a
+// model from another. It is named by its JSON key, not a Go field, so a
+// field another change adds to run.Config is one line in labelFields, and
+// a run written before the field existed reads as the field's default.
+type labelField struct {
+	name    string // as the label shows it: name=value
+	key     string // config.json's key
+	absent  string // the value of a run whose config.json lacks the key ("" : "?")
+	applies func(m mode.Mode, known bool) bool
+}
+
+// retrieves is true for the modes whose context depends on retrieval
+// settings; an unknown mode (made by a newer paperlens) is assumed to.
+func retrieves(m mode.Mode, known bool) bool { return !known || m.NeedsIndex() }
+
+// hasContext is true for the modes whose prompt is cut to --budget.
+func hasContext(m mode.Mode, known bool) bool {
+	return !known || m.Paper || m.NeedsIndex() || m.Oracle || m.Web
+}
+
+func always(mode.Mode, bool) bool { return true }
+
+// labelFields, in label order: what a configuration of a model is (mode,
+// k, passage tokens, query form, order, expand, rerank), then the settings
+// a researcher also varies between runs of one model.
+var labelFields = []labelField{
+	{"k", "k", "", retrieves},
+	{"passage", "max_passage_tokens", "", retrieves},
+	{"query", "query_form", "", retrieves},
+	{"order", "order", "", retrieves},
+	{"expand", "expand", "0", retrieves},
+	{"rerank", "rerank", "none", retrieves},
+	{"depth", "rerank_depth", "-", retrieves},
+	{"reranker", "rerank_model", "-", retrieves},
+	{"exclude", "exclude_kinds", "none", retrieves},
+	{"search", "tool_retriever", "-", retrieves},
+	{"budget", "budget", "", hasContext},
+	{"paradigm", "paradigm", "", always},
+	{"effort", "reasoning_effort", "-", always},
+	{"limit", "limit", "all", always},
+}
+
+// configValues reads a run's config as config.json's members, each value
+// as the label prints it; nil when the folder had no config.json.
+func configValues(c run.Config) map[string]string {
+	if c.Model == "" && c.Bench == "" && len(c.Modes) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range m {
+		switch x := v.(type) {
+		case string:
+			out[k] = x
+		case float64:
+			out[k] = strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			out[k] = strconv.FormatBool(x)
+		case nil:
+		default:
+			b, _ := json.Marshal(x)
+			out[k] = string(b)
+		}
+	}
+	return out
+}
+
+func (f labelField) value(vals map[string]string) string {
+	if vals == nil {
+		return "?" // no config.json: the setting is not known
+	}
+	if v, ok := vals[f.key]; ok && v != "" {
+		return v
+	}
+	if f.absent == "" {
+		return "?"
+	}
+	return f.absent
+}
+
+// fpoint is one (run, mode) of a model on its frontier figure.
+type fpoint struct {
+	Label, Dir, Mode string
+	run              int // index into the runs given
+	Acc, Lo, Hi      float64
+	N                int     // questions scored
+	Tokens           float64 // mean prompt tokens per question
+	Server           bool    // Tokens is the server's count
+	Cost             float64 // mean US$ per question (per record)
+	HasCost          bool
+	// Frontier and CostFrontier: no other point of the model has ≥
+	// accuracy and ≤ tokens (cost), one of them strictly.
+	Frontier, CostFrontier bool
+	Full                   bool // the reference full point
+	// Ceiling: the mode reads the gold evidence (oracle), which no
+	// configuration can do; it is plotted, off the frontier and never
+	// the cheapest configuration.
+	Ceiling              bool
+	Within               bool   // within full's 95% interval (see within)
+	WithinS              string // the table's cell: yes, no, or why neither
+	VsFull               string // how it compares with full, in words
+	AccS, TokensS, CostS string
+}
+
+// frontierBlock is one model's frontier: its points, the charts and the
+// sentences naming the cheapest configuration within full's interval.
+type frontierBlock struct {
+	Model, Colour string
+	Points        []fpoint
+	Src           tokenSources
+	Skipped       int // modes with nothing scored or no token count
+	HasCost       bool
+	HasFull       bool
+	Sentence      string // by prompt tokens
+	CostSentence  string // by cost, when priced
+	// Best and BestCost index the cheapest point within full's interval
+	// by tokens and by cost; -1 for none.
+	Best, BestCost int
+	Chart          *chart
+	CostChart      *chart
+}
+
+// wilson is the 95% Wilson score interval of a proportion over n items,
+// the interval the inspector gives each mode's accuracy: unlike p ± 1.96
+// standard errors it stays inside [0, 1] and is not empty at 0% or 100%.
+func wilson(p float64, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959964
+	nf := float64(n)
+	d := 1 + z*z/nf
+	c := (p + z*z/(2*nf)) / d
+	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
+	return math.Max(0, c-h), math.Min(1, c+h)
+}
+
+// pareto marks the points on the frontier of cost x against accuracy y:
+// those no other point dominates, domination being ≤ cost and ≥ accuracy
+// with at least one strict. Equal points do not dominate each other, so
+// duplicates of a frontier point are all on it.
+func pareto(xs, ys []float64) []bool {
+	on := make([]bool, len(xs))
+	for i := range xs {
+		on[i] = true
+		for j := range xs {
+			if j != i && xs[j] <= xs[i] && ys[j] >= ys[i] && (xs[j] < xs[i] || ys[j] > ys[i]) {
+				on[i] = false
+				break
+			}
+		}
+	}
+	return on
+}
+
+// comparison is a point against full.
+type comparison struct {
+	Paired         bool    // by the paired bootstrap; else by full's Wilson interval
+	N              int     // questions paired
+	Diff, Lo, Hi   float64 // paired: accuracy − full's and its 95% interval
+	FullLo, FullHi float64 // full's Wilson interval
+	Within         bool
+}
+
+// text says how the point compares with full, in points.
+func (c comparison) text() string {
+	if c.Paired {
+		return fmt.Sprintf("Δ %+.1f [%+.1f, %+.1f] paired, n=%d", 100*c.Diff, 100*c.Lo, 100*c.Hi, c.N)
+	}
+	side := "within"
+	if !c.Within {
+		side = "below"
+	}
+	return fmt.Sprintf("%s full's [%s, %s]", side, pct(c.FullLo), pct(c.FullHi))
+}
+
+// within decides whether a point's accuracy is within full's 95% interval.
+// Where the two can be paired question by question (the same data, and
+// records or the summary's own effect), it is when the 95% paired
+// bootstrap interval of the difference reaches 0: the point cannot be told
+// from full, or is better. Pairing removes the spread of question
+// difficulty both share, so it is the sharper test; it is the interval
+// of the report's RAG-effect section. Otherwise the point's accuracy must
+// be at least the lower end of full's Wilson interval.
+func within(runs []Run, p, full fpoint) comparison {
+	c := comparison{}
+	c.FullLo, c.FullHi = full.Lo, full.Hi
+	if p.run == full.run {
+		for _, e := range runs[p.run].Summary.Effects {
+			if e.Mode == p.Mode && e.Baseline == full.Mode && e.N > 0 {
+				c.Paired, c.N, c.Diff, c.Lo, c.Hi = true, e.N, e.Diff, e.Lo, e.Hi
+			}
+		}
+	}
+	if !c.Paired && dataOf(runs[p.run]) == dataOf(runs[full.run]) {
+		a, b := perQuestion(runs[full.run].Records, full.Mode), perQuestion(runs[p.run].Records, p.Mode)
+		var xa, xb []float64
+		for _, q := range slices.Sorted(maps.Keys(a)) {
+			if y, ok := b[q]; ok {
+				xa, xb = append(xa, a[q]), append(xb, y)
+			}
+		}
+		if len(xa) > 0 {
+			// Bootstrapped as the summary does: its resamples, full's
+			// run's seed, questions in a fixed (id) order.
+			c.Paired, c.N = true, len(xa)
+			c.Diff, c.Lo, c.Hi = stats.PairedBootstrap(xa, xb, stats.DefaultResamples, uint64(runs[full.run].Config.Seed)+1)
+		}
+	}
+	if c.Paired {
+		c.Within = c.Hi >= -1e-9
+	} else {
+		c.Within = p.Acc >= full.Lo-1e-9
+	}
+	return c
+}
+
+// perQuestion is each question's share of right answers over runs in one
+// mode, over scored records (the per-question score the summary's
+// bootstrap resamples).
+func perQuestion(recs []run.Record, m string) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, r := range recs {
+		if r.Mode != m || !run.Scored(r) {
+			continue
+		}
+		n[r.QuestionID]++
+		if r.Correct {
+			sum[r.QuestionID]++
+		}
+	}
+	for q := range n {
+		sum[q] /= n[q]
+	}
+	return sum
+}
+
+// buildFrontier makes one block per model and dataset (accuracies over
+// other questions do not compare), over every (run, mode) of it with a
+// scored question and a prompt token count. The model is the summary's,
+// else config.json's, else the folder's name; a model run on several
+// datasets gets a block per dataset, named after the file.
+func buildFrontier(runs []Run) []frontierBlock {
+	type group struct {
+		model, data string
+		idx         []int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	datasets := map[string]map[string]bool{}
+	for i, r := range runs {
+		m := modelOf(r)
+		if m == "" {
+			m = filepath.Base(r.Dir)
+		}
+		d := dataOf(r)
+		k := m + "\x00" + d
+		if byKey[k] == nil {
+			byKey[k] = &group{model: m, data: d}
+			groups = append(groups, byKey[k])
+		}
+		byKey[k].idx = append(byKey[k].idx, i)
+		if datasets[m] == nil {
+			datasets[m] = map[string]bool{}
+		}
+		datasets[m][d] = true
+	}
+	var out []frontierBlock
+	for _, g := range groups {
+		idx := g.idx
+		name := g.model
+		if len(datasets[g.model]) > 1 {
+			r := runs[idx[0]]
+			data := r.Summary.Bench
+			if r.Config.Data != "" {
+				data = filepath.Base(r.Config.Data)
+			}
+			name += " · " + data
+		}
+		b := frontierBlock{Model: name, Colour: colour(idx[0]), Best: -1, BestCost: -1}
+		b.Points, b.Src, b.Skipped = frontierPoints(runs, idx)
+		// Cheapest first: the table reads as the figure, left to right.
+		slices.SortStableFunc(b.Points, func(x, y fpoint) int { return cmp.Compare(x.Tokens, y.Tokens) })
+		if len(b.Points) == 0 {
+			out = append(out, b)
+			continue
+		}
+		var ti, ci []int
+		var xs, ys, cxs, cys []float64
+		for i, p := range b.Points {
+			b.HasCost = b.HasCost || p.HasCost
+			if p.Ceiling {
+				continue
+			}
+			ti, xs, ys = append(ti, i), append(xs, p.Tokens), append(ys, p.Acc)
+			if p.HasCost {
+				ci, cxs, cys = append(ci, i), append(cxs, p.Cost), append(cys, p.Acc)
+			}
+		}
+		for j, on := range pareto(xs, ys) {
+			b.Points[ti[j]].Frontier = on
+		}
+		for j, on := range pareto(cxs, cys) {
+			b.Points[ci[j]].CostFrontier = on
+		}
+		b.Sentence, b.CostSentence = cheapest(runs, &b)
+		b.Chart = frontierChart(&b, false)
+		if b.HasCost {
+			b.CostChart = frontierChart(&b, true)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// frontierPoints collects a model's points. One token count serves all of
+// them, so that the frontier compares like with like: the server's when
+// every point has it (what is billed and read), else paperlens's
+// assembled count when every point has that, else each point's own as in
+// the token chart.
+func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skipped int) {
+	allServer, allAssembled := true, true
+	for _, i := range idx {
+		for _, m := range modes(runs[i].Summary) {
+			ms := runs[i].Summary.ByMode[m]
+			if ms.N == 0 {
+				continue
+			}
+			allServer = allServer && ms.Records > 0 && ms.Tokens.Prompt > 0
+			allAssembled = allAssembled && ms.PromptTokens > 0
+		}
+	}
+	vals := map[int]map[string]string{}
+	for _, i := range idx {
+		vals[i] = configValues(runs[i].Config)
+	}
+	for _, i := range idx {
+		r := runs[i]
+		for _, m := range modes(r.Summary) {
+			ms := r.Summary.ByMode[m]
+			server := ms.Records > 0 && ms.Tokens.Prompt > 0
+			spec, _ := mode.Lookup(m)
+			p := fpoint{Dir: filepath.Base(r.Dir), Mode: m, run: i, Acc: ms.Accuracy, N: ms.N, Ceiling: spec.Oracle}
+			switch {
+			case ms.N == 0:
+				skipped++
+				continue
+			case server && (allServer || !allAssembled):
+				p.Tokens, p.Server = float64(ms.Tokens.Prompt)/float64(ms.Records), true
+				src.server = true
+			case ms.PromptTokens > 0:
+				p.Tokens = ms.PromptTokens
+				src.assembled = true
+			default:
+				skipped++
+				continue
+			}
+			p.Lo, p.Hi = wilson(p.Acc, p.N)
+			if ms.CostUSD != nil && ms.Records > 0 {
+				p.Cost, p.HasCost = *ms.CostUSD/float64(ms.Records), true
+				p.CostS = costText(p.Cost)
+			} else {
+				p.CostS = "–"
+			}
+			p.AccS = fmt.Sprintf("%s [%s, %s]", pct(p.Acc), pct(p.Lo), pct(p.Hi))
+			p.TokensS = strconv.Itoa(int(math.Round(p.Tokens)))
+			pts = append(pts, p)
+		}
+	}
+	if src.mixed() {
+		for i := range pts {
+			if !pts[i].Server {
+				pts[i].TokensS += " (cl100k)"
+			}
+		}
+	}
+	labelPoints(pts, vals)
+	return pts, src, skipped
+}
+
+// TokensNote says which prompt-token count the block's x is.
+func (b frontierBlock) TokensNote() string {
+	if b.Src.mixed() {
+		return "Prompt tokens per question as the server reported them, except the points marked (cl100k): some runs of this model have no server count, and those are the prompt size paperlens assembled. The two differ by tokenizer and chat template, so read the frontier between them with care."
+	}
+	return b.Src.table()
+}
+
+// labelPoints names each point by its mode and the settings that differ
+// between the model's plotted runs, among those that matter to the mode;
+// points that still share a label get their folder added.
+func labelPoints(pts []fpoint, vals map[int]map[string]string) {
+	applies := func(f labelField, m string) bool {
+		spec, ok := mode.Lookup(m)
+		return f.applies(spec, ok)
+	}
+	var vary []labelField
+	for _, f := range labelFields {
+		seen := map[string]bool{}
+		for _, p := range pts {
+			if applies(f, p.Mode) {
+				seen[f.value(vals[p.run])] = true
+			}
+		}
+		if len(seen) > 1 {
+			vary = append(vary, f)
+		}
+	}
+	count := map[string]int{}
+	for i := range pts {
+		parts := []string{pts[i].Mode}
+		for _, f := range vary {
+			if applies(f, pts[i].Mode) {
+				parts = append(parts, f.name+"="+f.value(vals[pts[i].run]))
+			}
+		}
+		pts[i].Label = strings.Join(parts, " ")
+		count[pts[i].Label]++
+	}
+	for i := range pts {
+		if count[pts[i].Label] > 1 {
+			pts[i].Label += " (" + pts[i].Dir + ")"
+		}
+	}
+}
+
+// costText is a cost per question in US$, with enough digits for the
+// fractions of a cent one question costs.
+func costText(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// refFull picks the full point the others are held against: the one over
+// the most questions, the cheaper on a tie; -1 when there is none.
+func refFull(pts []fpoint) int {
+	ref := -1
+	for i, p := range pts {
+		if p.Mode == mode.Full && (ref < 0 || p.N > pts[ref].N) {
+			ref = i
+		}
+	}
+	return ref
+}
+
+// cheapest marks full and compares every point with it, and states the
+// cheapest configuration within full's 95% interval, by prompt tokens and
+// (when priced) by cost.
+func cheapest(runs []Run, b *frontierBlock) (byTokens, byCost string) {
+	ref := refFull(b.Points)
+	if ref < 0 {
+		return fmt.Sprintf("No run of %s has the full mode, so there is no full-paper accuracy to hold the other configurations against.", b.Model), ""
+	}
+	b.HasFull = true
+	full := b.Points[ref]
+	b.Points[ref].Full, b.Points[ref].Within, b.Points[ref].VsFull, b.Points[ref].WithinS = true, true, "reference", "full"
+	cmps := make([]comparison, len(b.Points))
+	for i := range b.Points {
+		if i == ref {
+			continue
+		}
+		cmps[i] = within(runs, b.Points[i], full)
+		b.Points[i].Within, b.Points[i].VsFull, b.Points[i].WithinS = cmps[i].Within, cmps[i].text(), yesNo(cmps[i].Within)
+		if b.Points[i].Ceiling {
+			b.Points[i].WithinS += " (oracle: not a configuration)"
+		}
+	}
+	nFull := 0
+	for _, p := range b.Points {
+		if p.Mode == mode.Full {
+			nFull++
+		}
+	}
+	refNote := ""
+	if nFull > 1 {
+		refNote = fmt.Sprintf(" Full is the run in %s: of the %d runs with full, the one over the most questions.", full.Dir, nFull)
+	}
+	// pick is the cheapest point within full's interval that is cheaper
+	// than full, or full itself when there is none.
+	pick := func(x func(fpoint) (float64, bool)) int {
+		best := ref
+		fv, _ := x(full)
+		for i, p := range b.Points {
+			v, ok := x(p)
+			if !ok || !p.Within || p.Ceiling || v >= fv {
+				continue
+			}
+			bv, _ := x(b.Points[best])
+			if best == ref || v < bv || (v == bv && p.Acc > b.Points[best].Acc) {
+				best = i
+			}
+		}
+		return best
+	}
+	say := func(i int, what string, share float64) string {
+		p := b.Points[i]
+		if i == ref {
+			return fmt.Sprintf("No configuration cheaper than full (by %s) is within the 95%% interval of full; full has accuracy %s%% [%s, %s] over %d questions.%s",
+				what, pct(full.Acc), pct(full.Lo), pct(full.Hi), full.N, refNote)
+		}
+		s := fmt.Sprintf("The cheapest configuration whose accuracy is within the 95%% interval of full: %s, at %s%% of full's %s (accuracy %s%% vs full's %s%%).",
+			p.Label, pct(share), what, pct(p.Acc), pct(full.Acc))
+		c := cmps[i]
+		if c.Paired {
+			s += fmt.Sprintf(" Paired over %d questions, its accuracy minus full's is %+.1f points with a 95%% bootstrap interval of [%+.1f, %+.1f], which reaches 0.", c.N, 100*c.Diff, 100*c.Lo, 100*c.Hi)
+		} else {
+			s += fmt.Sprintf(" Its accuracy is at or above the lower end of full's 95%% Wilson interval [%s, %s] (the runs cannot be paired question by question).", pct(c.FullLo), pct(c.FullHi))
+		}
+		return s + refNote
+	}
+	b.Best = pick(func(p fpoint) (float64, bool) { return p.Tokens, true })
+	byTokens = say(b.Best, "mean prompt tokens", b.Points[b.Best].Tokens/full.Tokens)
+	if b.HasCost {
+		if !full.HasCost {
+			byCost = "full has no cost (its run had no --price), so no configuration is compared with it by cost."
+		} else {
+			i := pick(func(p fpoint) (float64, bool) { return p.Cost, p.HasCost })
+			share := 0.0
+			if full.Cost > 0 {
+				share = b.Points[i].Cost / full.Cost
+			}
+			b.BestCost = i
+			byCost = say(i, "cost per question", share)
+		}
+	}
+	return byTokens, byCost
+}
+
+// frontierAxis is the x axis of a frontier chart: log10 when every value
+// is positive (prompts run from tens of tokens to whole papers), linear
+// from 0 otherwise (an offline baseline's cost is 0). A log axis ends at
+// 1, 2 or 5 × a power of ten around the values.
+type frontierAxis struct {
+	log    bool
+	lo, hi float64
+}
+
+// nice125 is the largest (down) or smallest (up) 1, 2 or 5 × 10^k on the
+// other side of v > 0.
+func nice125(v float64, up bool) float64 {
+	d := math.Floor(math.Log10(v))
+	steps := []float64{1, 2, 5, 10}
+	if up {
+		for _, m := range steps {
+			if x := m * math.Pow(10, d); x >= v*(1-1e-12) {
+				return x
+			}
+		}
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if x := steps[i] * math.Pow(10, d); x <= v*(1+1e-12) {
+			return x
+		}
+	}
+	return math.Pow(10, d)
+}
+
+func newFrontierAxis(vals []float64) frontierAxis {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vals {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 {
+		a := frontierAxis{log: true, lo: nice125(lo, false), hi: nice125(hi, true)}
+		if a.hi <= a.lo {
+			a.hi = nice125(a.lo*1.01, true)
+		}
+		return a
+	}
+	if hi <= 0 {
+		hi = 1
+	}
+	step := niceStep(hi, 5)
+	return frontierAxis{lo: 0, hi: math.Ceil(hi/step) * step}
+}
+
+// frac is v's place along the axis, 0 to 1.
+func (a frontierAxis) frac(v float64) float64 {
+	if a.log {
+		return (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
+	}
+	return (v - a.lo) / (a.hi - a.lo)
+}
+
+func (a frontierAxis) ticks() []float64 {
+	var out []float64
+	if !a.log {
+		step := niceStep(a.hi-a.lo, 5)
+		for v := a.lo; v <= a.hi+step/2; v += step {
+			out = append(out, v)
+		}
+		return out
+	}
+	// Decades only, unless the span is short enough that 2× and 5× ticks
+	// still leave room for their labels.
+	mults := []float64{1}
+	if math.Log10(a.hi/a.lo) <= 2.5 {
+		mults = []float64{1, 2, 5}
+	}
+	for d := math.Floor(math.Log10(a.lo)); d <= math.Ceil(math.Log10(a.hi)); d++ {
+		for _, m := range mults {
+			if v := m * math.Pow(10, d); v >= a.lo*(1-1e-9) && v <= a.hi*(1+1e-9) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// bandFill shades full's interval and lets the grid show through.
+const bandFill = "rgba(0,0,0,0.07)"
+
+// labelBox is the space a label's text takes, to keep labels apart.
+type labelBox struct{ x0, y0, x1, y1 float64 }
+
+func (a labelBox) overlaps(b labelBox) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+// frontierChart plots one model's accuracy (y, 95% Wilson whiskers)
+// against mean prompt tokens or cost per question (x): frontier points
+// filled and joined by a step line, the others hollow, full ringed in
+// black and the cheapest point within full's interval ringed in green, over
+// a band showing full's interval.
+func frontierChart(b *frontierBlock, byCost bool) *chart {
+	const left, right, top, bottom, size = 60.0, 190.0, 56.0, 50.0, 10.0
+	w, h := 860.0, 480.0
+	pw, ph := w-left-right, h-top-bottom
+	type pt struct {
+		i    int
+		x    float64
+		on   bool
+		full bool
+	}
+	var pts []pt
+	var xsv []float64
+	for i, p := range b.Points {
+		switch {
+		case byCost && p.HasCost:
+			pts = append(pts, pt{i, p.Cost, p.CostFrontier, p.Full})
+		case !byCost:
+			pts = append(pts, pt{i, p.Tokens, p.Frontier, p.Full})
+		default:
+			continue
+		}
+		xsv = append(xsv, pts[len(pts)-1].x)
+	}
+	ax := newFrontierAxis(xsv)
+	what, title := "prompt tokens", "accuracy against mean prompt tokens per question"
+	if byCost {
+		what, title = "cost", "accuracy against mean cost per question"
+	}
+	c := &chart{W: w, H: h, Label: b.Model + ": " + title}
+	X := func(v float64) float64 { return left + ax.frac(v)*pw }
+	Y := func(v float64) float64 { return top + (1-v)*ph }
+	c.text(left, 20, b.Model+": "+title, "start", 13)
+
+	var full *fpoint
+	for i := range b.Points {
+		if b.Points[i].Full {
+			full = &b.Points[i]
+		}
+	}
+	if full != nil {
+		c.Rects = append(c.Rects, sRect{X: left, Y: Y(full.Hi), W: pw, H: math.Max(Y(full.Lo)-Y(full.Hi), 0.5), Fill: bandFill,
+			Title: fmt.Sprintf("full's 95%% interval: %s–%s%%", pct(full.Lo), pct(full.Hi))})
+	}
+	for _, v := range ax.ticks() {
+		c.line(X(v), top, X(v), top+ph, "#e5e5e5", 1, false)
+		l := tokenTick(v)
+		if byCost {
+			l = "$" + costText(v)
+		}
+		c.text(X(v), top+ph+16, l, "middle", 11)
+	}
+	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		c.line(left, Y(v), left+pw, Y(v), "#e5e5e5", 1, false)
+		c.text(left-6, Y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
+	}
+	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
+	c.line(left, top, left, top+ph, "#000", 1, false)
+	axis := b.Src.axis()
+	if b.Src.mixed() {
+		axis = "prompt tokens per question (log): server-reported, else assembled, cl100k"
+	}
+	if byCost {
+		axis = "mean cost per question, US$ (log scale)"
+		if !ax.log {
+			axis = "mean cost per question, US$ (linear: some cost is 0)"
+		}
+	}
+	c.text(left+pw/2, h-12, axis, "middle", 12)
+	c.text(left-8, top-12, "acc %", "end", 11)
+
+	// The step line: with a budget between two frontier points the best
+	// configuration is the cheaper one, so accuracy holds until the next.
+	var on []pt
+	for _, p := range pts {
+		if p.on {
+			on = append(on, p)
+		}
+	}
+	slices.SortStableFunc(on, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
+	for k := 1; k < len(on); k++ {
+		y0, y1 := Y(b.Points[on[k-1].i].Acc), Y(b.Points[on[k].i].Acc)
+		c.line(X(on[k-1].x), y0, X(on[k].x), y0, b.Colour, 2, false)
+		c.line(X(on[k].x), y0, X(on[k].x), y1, b.Colour, 2, false)
+	}
+
+	best := b.Best
+	if byCost {
+		best = b.BestCost
+	}
+	var placed []labelBox
+	// Points at the same place share one label.
+	type spot struct{ x, y float64 }
+	labelsAt := map[spot][]string{}
+	var spots []spot
+	for _, p := range pts {
+		q := b.Points[p.i]
+		x, y := X(p.x), Y(q.Acc)
+		c.Lines = append(c.Lines, sLine{x, Y(q.Lo), x, Y(q.Hi), "#777", 1, false},
+			sLine{x - 3, Y(q.Lo), x + 3, Y(q.Lo), "#777", 1, false},
+			sLine{x - 3, Y(q.Hi), x + 3, Y(q.Hi), "#777", 1, false})
+		xs := q.TokensS + " prompt tokens"
+		if byCost {
+			xs = "US$ " + q.CostS
+		}
+		front := "dominated"
+		if p.on {
+			front = "on the frontier"
+		}
+		ci := sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: fmt.Sprintf("%s (%s): accuracy %s%%, %s per question, %s", q.Label, q.Dir, q.AccS, xs, front)}
+		switch {
+		case q.Ceiling:
+			ci.Fill, ci.Stroke = "#fff", "#999"
+			ci.Title = fmt.Sprintf("%s (%s): accuracy %s%%, %s per question; reads the gold evidence, so not a configuration", q.Label, q.Dir, q.AccS, xs)
+		case !p.on:
+			ci.Fill, ci.Stroke = "#fff", b.Colour
+		}
+		c.Circles = append(c.Circles, ci)
+		if p.full {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 9, Fill: "none", Stroke: "#000", Title: "full: the reference"})
+		}
+		if p.i == best && !p.full {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 9, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's 95% interval (by " + what + ")"})
+		}
+		s := spot{math.Round(x), math.Round(y)}
+		if _, ok := labelsAt[s]; !ok {
+			spots = append(spots, s)
+		}
+		if !slices.Contains(labelsAt[s], q.Label) {
+			labelsAt[s] = append(labelsAt[s], q.Label)
+		}
+	}
+	// Labels keep clear of the markers too.
+	for _, s := range spots {
+		placed = append(placed, labelBox{s.x - 6, s.y - 6, s.x + 6, s.y + 6})
+	}
+	for _, s := range spots {
+		text := strings.Join(labelsAt[s], "; ")
+		tw := float64(len([]rune(text))) * size * 0.6
+		type cand struct {
+			dx, dy float64
+			anchor string
+		}
+		cands := []cand{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"},
+			{10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"},
+			{10, -30, "start"}, {10, 38, "start"}, {-10, -30, "end"}, {-10, 38, "end"}}
+		// The first place that is inside the plot and clear of the labels
+		// placed so far; failing that, the one that overlaps fewest.
+		var chosen cand
+		var box labelBox
+		bestScore := math.MaxInt
+		for _, cd := range cands {
+			x0 := s.x + cd.dx
+			if cd.anchor == "end" {
+				x0 -= tw
+			}
+			bx := labelBox{x0, s.y + cd.dy - size, x0 + tw, s.y + cd.dy + 2}
+			score := 0
+			// Inside the plot: the legend has the right margin.
+			if bx.x0 < left || bx.x1 > left+pw || bx.y0 < 28 || bx.y1 > top+ph {
+				score += 1000
+			}
+			for _, o := range placed {
+				if o.overlaps(bx) {
+					score++
+				}
+			}
+			if score < bestScore {
+				chosen, box, bestScore = cd, bx, score
+			}
+			if score == 0 {
+				break
+			}
+		}
+		placed = append(placed, box)
+		c.text(s.x+chosen.dx, s.y+chosen.dy, text, chosen.anchor, size)
+	}
+
+	// Legend.
+	lx, ly := left+pw+20, top+10
+	leg := func(draw func(x, y float64), s string) {
+		draw(lx+5, ly-4)
+		c.text(lx+16, ly, s, "start", 11)
+		ly += 18
+	}
+	leg(func(x, y float64) {
+		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: "on the frontier"})
+	}, "on the frontier")
+	leg(func(x, y float64) {
+		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: b.Colour, Title: "dominated"})
+	}, "dominated")
+	leg(func(x, y float64) { c.line(x-6, y, x+6, y, b.Colour, 2, false) }, "frontier (step)")
+	if slices.ContainsFunc(pts, func(p pt) bool { return b.Points[p.i].Ceiling }) {
+		leg(func(x, y float64) {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: "#999", Title: "oracle"})
+		}, "oracle (gold evidence)")
+	}
+	leg(func(x, y float64) { c.line(x, y-6, x, y+6, "#777", 1, false) }, "95% Wilson interval")
+	if full != nil {
+		leg(func(x, y float64) {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#000", Title: "full"})
+		}, "full (reference)")
+		leg(func(x, y float64) {
+			c.Rects = append(c.Rects, sRect{X: x - 6, Y: y - 6, W: 12, H: 12, Fill: bandFill, Title: "full's 95% interval"})
+		}, "full's 95% interval")
+		if best >= 0 && !b.Points[best].Full {
+			leg(func(x, y float64) {
+				c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's interval"})
+			}, "cheapest within full's CI")
+		}
+	}
+	return c
+}
+
+// svgFile is a standalone SVG document: charts stacked top to bottom, on
+// white so that it reads on a dark page too.
+type svgFile struct {
+	W, H   float64
+	Charts []svgPlaced
+}
+
+type svgPlaced struct {
+	Y     float64
+	Chart *chart
+}
+
+var svgFileTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("file").Funcs(tmplFuncs).Parse(svgShapes + `<svg xmlns="http://www.w3.org/2000/svg" width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" font-family="system-ui,-apple-system,Segoe UI,sans-serif">
+<rect width="100%" height="100%" fill="#fff"/>
+{{range .Charts}}<svg x="0" y="{{f .Y}}" width="{{f .Chart.W}}" height="{{f .Chart.H}}" viewBox="0 0 {{f .Chart.W}} {{f .Chart.H}}" role="img" aria-label="{{.Chart.Label}}">{{template "shapes" .Chart}}</svg>
+{{end}}</svg>
+`))
+})
+
+// FrontierSVG writes the frontier figures of every model (section 9 of the
+// report: by prompt tokens, and by cost when priced) as one standalone SVG
+// file, for a README or a paper. Every label is escaped as in the HTML
+// report.
+func FrontierSVG(w io.Writer, runs []Run) error {
+	if len(runs) == 0 {
+		return errors.New("report: no runs")
+	}
+	var f svgFile
+	for _, b := range buildFrontier(runs) {
+		for _, c := range []*chart{b.Chart, b.CostChart} {
+			if c == nil {
+				continue
+			}
+			f.Charts = append(f.Charts, svgPlaced{Y: f.H, Chart: c})
+			f.W, f.H = math.Max(f.W, c.W), f.H+c.H
+		}
+	}
+	if len(f.Charts) == 0 {
+		return errors.New("report: no run has a mode with a scored question and a prompt token count: no frontier to draw")
+	}
+	return svgFileTmpl().Execute(w, f)
+}

@@ -1,0 +1,148 @@
+package run
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/paperlens/paperlens/retrieve"
+)
+
+// group is one block of the prompt's passages: a retrieved passage alone,
+// or (--expand) retrieved passages with their neighbours, merged where
+// they touch.
+type group struct {
+	id      string // the passage id, or "paper#3-5" for passages 3 to 5
+	rank    int    // the best rank of its hits
+	score   float64
+	ordinal int // its first passage's place in the paper; -1 when unknown
+	text    string
+	texts   []string      // each passage's text, for evidence recall
+	items   []ContextItem // each passage, in the paper's order
+}
+
+// expand adds the n passages before and after each hit (same paper, by
+// ordinal) and merges hits and neighbours that touch or overlap into one
+// block, so that the text reads on across passage boundaries, as
+// order-preserving RAG (Yu et al. 2024) keeps it. Neighbours are added
+// nearest first (ties: the better hit's first) while their tokens fit in
+// room, the prompt's space left once the hits are in; the first that does
+// not fit ends the expansion, so no block has a hole. Hits the paper as
+// stored does not hold stay alone. Blocks come best hit first.
+func expand(hits []retrieve.Hit, p paperInfo, n, room int) []group {
+	single := func(h retrieve.Hit) group {
+		ord := -1
+		if o, ok := p.ordinals[h.PassageID]; ok {
+			ord = o
+		}
+		return group{id: h.PassageID, rank: h.Rank, score: h.Score, ordinal: ord, text: h.Text, texts: []string{h.Text},
+			items: []ContextItem{{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score}}}
+	}
+	var out []group
+	if n <= 0 || len(p.passages) == 0 {
+		for _, h := range hits {
+			out = append(out, single(h))
+		}
+		return out
+	}
+	hitAt := map[int]retrieve.Hit{}
+	for _, h := range hits {
+		o, ok := p.ordinals[h.PassageID]
+		if !ok || o < 0 || o >= len(p.passages) || p.passages[o].PassageID != h.PassageID {
+			out = append(out, single(h))
+			continue
+		}
+		if _, dup := hitAt[o]; !dup {
+			hitAt[o] = h
+			room -= p.passages[o].Tokens
+		}
+	}
+	type cand struct{ ord, dist, rank int }
+	near := map[int]cand{}
+	for o, h := range hitAt {
+		for d := 1; d <= n; d++ {
+			for _, x := range []int{o - d, o + d} {
+				if _, isHit := hitAt[x]; isHit || x < 0 || x >= len(p.passages) {
+					continue
+				}
+				if c, seen := near[x]; !seen || d < c.dist || d == c.dist && h.Rank < c.rank {
+					near[x] = cand{x, d, h.Rank}
+				}
+			}
+		}
+	}
+	cands := make([]cand, 0, len(near))
+	for _, c := range near {
+		cands = append(cands, c)
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		return a.ord < b.ord
+	})
+	keep := map[int]bool{}
+	for o := range hitAt {
+		keep[o] = true
+	}
+	for _, c := range cands {
+		t := p.passages[c.ord].Tokens
+		if t > room {
+			break
+		}
+		keep[c.ord] = true
+		room -= t
+	}
+	ords := make([]int, 0, len(keep))
+	for o := range keep {
+		ords = append(ords, o)
+	}
+	sort.Ints(ords)
+	for i := 0; i < len(ords); {
+		j := i + 1
+		for j < len(ords) && ords[j] == ords[j-1]+1 {
+			j++
+		}
+		out = append(out, block(ords[i:j], hitAt, p))
+		i = j
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
+	return out
+}
+
+// block is consecutive passages ords of paper p as one group.
+func block(ords []int, hitAt map[int]retrieve.Hit, p paperInfo) group {
+	first, last := p.passages[ords[0]], p.passages[ords[len(ords)-1]]
+	g := group{id: first.PassageID, rank: -1, ordinal: first.Ordinal}
+	if len(ords) > 1 {
+		g.id = fmt.Sprintf("%s-%d", first.PassageID, last.Ordinal)
+	}
+	for _, o := range ords {
+		if h, ok := hitAt[o]; ok && (g.rank < 0 || h.Rank < g.rank) {
+			g.rank, g.score = h.Rank, h.Score
+		}
+	}
+	var parts []string
+	for _, o := range ords {
+		ps := p.passages[o]
+		it := ContextItem{PassageID: ps.PassageID, Rank: g.rank, Expanded: true}
+		if h, ok := hitAt[o]; ok {
+			it = ContextItem{PassageID: ps.PassageID, Rank: h.Rank, Score: h.Score}
+		}
+		g.items = append(g.items, it)
+		g.texts = append(g.texts, ps.Text)
+		parts = append(parts, ps.Text)
+	}
+	// Passages tile the paper's text, so the span from the first to the
+	// last is the text as written, boundaries included.
+	if first.Start >= 0 && last.End <= len(p.text) && first.Start <= last.End && p.text != "" {
+		g.text = p.text[first.Start:last.End]
+	} else {
+		g.text = strings.Join(parts, "\n")
+	}
+	return g
+}
