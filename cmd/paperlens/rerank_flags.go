@@ -39,7 +39,7 @@ the best k are kept.
         One request per 32 passages; no key unless --rerank-api-key-env.
   llm   a chat model orders the passages listwise (RankGPT's prompt): a
         window of 20 passages slides from the back of the list to the
-        front, 10 at a time, so depth 30 costs 2 calls of about 8k prompt
+        front, 10 at a time, so depth 30 costs 2 calls of up to about 8k prompt
         tokens per question. --rerank-model (default --model, where the
         command has one) at --rerank-base-url (default --base-url, else
         $OPENAI_BASE_URL); answers are cached (in the run folder, or in
