@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -72,6 +73,9 @@ baseline, which needs no key.`,
 			}
 			defer st.Close()
 			defer ix.Close()
+			if err := f.rerank.apply(&c); err != nil {
+				return err
+			}
 			opt := run.Options{Config: c, Corpus: st, Index: ix, Header: f.header, JudgeHeader: f.judgeHeader, Cite: true}
 			if !c.Offline() {
 				c.Out = os.TempDir()
@@ -82,6 +86,12 @@ baseline, which needs no key.`,
 				defer closer.Close()
 				opt.Chat = chat
 			}
+			rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, filepath.Join(os.TempDir(), "paperlens-ask"), &f, os.Stderr)
+			if err != nil {
+				return err
+			}
+			defer rrCloser.Close()
+			opt.Rerank = rr
 			rec, hits, err := run.Ask(ctx, opt, q, mode)
 			if err != nil {
 				return err

@@ -30,6 +30,7 @@ func newEvalRetrievalCmd() *cobra.Command {
 	var threshold float64
 	var maxTokens int
 	var sweep sweepFlags
+	var rf rerankFlags
 	cmd := &cobra.Command{
 		Use:   "retrieval --bench elaipbench --data FILE",
 		Short: "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
@@ -67,6 +68,7 @@ Papers the file carries (paper_content) are ingested when not stored yet; a
 row without paper_content uses the stored document with its paper_id.`,
 		Example: `  paperlens eval retrieval --bench elaipbench --data testdata/elaipbench/sample.jsonl
   paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25,dense,hybrid --query stem,options --json
+  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25 --rerank api --rerank-base-url http://localhost:8080
   paperlens eval retrieval --data testdata/elaipbench/sample.jsonl --sweep --budgets 256,512,768,1024`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -82,6 +84,9 @@ row without paper_content uses the stored document with its paper_id.`,
 				return err
 			}
 			cfg.Evidence.Threshold = threshold
+			if err := rf.check(); err != nil {
+				return err
+			}
 			for _, r := range splitList(retrievers) {
 				cfg.Retrievers = append(cfg.Retrievers, r)
 			}
@@ -118,6 +123,12 @@ row without paper_content uses the stored document with its paper_id.`,
 			}
 			defer st.Close()
 			defer ix.Close()
+			rr, closer, err := rf.standalone(home, os.Stderr)
+			if err != nil {
+				return err
+			}
+			defer closer.Close()
+			cfg.Rerank, cfg.RerankDepth = rr, rf.depth
 			if sweep.on {
 				if cmd.Flags().Changed("k") {
 					return fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
@@ -129,6 +140,7 @@ row without paper_content uses the stored document with its paper_id.`,
 				if err != nil {
 					return err
 				}
+				sc.Rerank = sweepRerank(&rf, rr)
 				sw, err := runSweep(ctx, st, ix, f.config(home), maxTokens, qs, sc)
 				if err != nil {
 					return err
@@ -161,6 +173,7 @@ row without paper_content uses the stored document with its paper_id.`,
 	fl.StringVar(&forms, "query", "full", "query forms, comma-separated: full (stem + options, as the dataset stores the question: ElaipBench's), stem, options")
 	addPassageTokens(cmd, &maxTokens, "max-tokens")
 	addExcludeKinds(cmd, &excludeKinds)
+	addRerankFlags(cmd, &rf)
 	fl.Float64Var(&threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
 	fl.BoolVar(&asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
 	addSweepFlags(cmd, &sweep)

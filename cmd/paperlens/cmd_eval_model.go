@@ -44,6 +44,7 @@ type evalFlags struct {
 	searxngURL     string
 	webCache       string
 	allowPrivate   bool
+	rerank         rerankFlags
 }
 
 func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
@@ -102,6 +103,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVar(&c.StopAfter, "stop-after-failures", run.DefaultStopAfter, "stop the run when this many model calls in a row failed the same way (negative: never)")
 	fl.DurationVar(&f.progressEvery, "progress-every", 10*time.Second, "on a non-terminal stderr, print a progress line at least this often")
 	addIndexFlags(cmd, &f.index)
+	addRerankFlags(cmd, &f.rerank)
 }
 
 func newEvalModelCmd() *cobra.Command {
@@ -201,6 +203,9 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	if c.BaseURL == "" {
 		c.BaseURL = os.Getenv("OPENAI_BASE_URL")
 	}
+	if err := f.rerank.apply(&c); err != nil {
+		return run.Result{}, nil, err
+	}
 	if err := c.Validate(); err != nil {
 		return run.Result{}, nil, err
 	}
@@ -282,6 +287,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		opt.WebTools = wt
 	}
 	if f.dryRun {
+		f.rerank.dryRunNote(c, logw)
 		p, err := run.DryRun(ctx, opt)
 		if err != nil {
 			return run.Result{}, nil, err
@@ -309,6 +315,15 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		checks = append(checks, func(ctx context.Context) error {
 			return preflight(ctx, c.BaseURL, os.Getenv(f.apiKeyEnv), f.apiKeyEnv, c.Model, c.Sampling, f.header, "", f)
 		})
+	}
+	rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, c.Out, f, logw)
+	if err != nil {
+		return run.Result{}, nil, err
+	}
+	defer rrCloser.Close()
+	opt.Rerank = rr
+	if p, ok := rr.(interface{ Probe(context.Context) error }); ok {
+		checks = append(checks, p.Probe)
 	}
 	if c.JudgeModel != "" {
 		base := c.JudgeURL

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 func newSearchCmd() *cobra.Command {
@@ -17,6 +18,7 @@ func newSearchCmd() *cobra.Command {
 	var asJSON bool
 	var paper, retr, queries, excludeKinds string
 	var k int
+	var rf rerankFlags
 	cmd := &cobra.Command{
 		Use:   "search [flags] QUERY | --queries FILE.jsonl",
 		Short: "Retrieve passages for a query, within one paper or across the corpus",
@@ -37,7 +39,8 @@ order of the file. A line that fails writes {"id","line","error"} instead
 and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 		Example: `  paperlens search --paper tidal-token-pruning "how are pruned tokens restored"
   paperlens search --retriever hybrid -k 5 --json "early exit calibration"
-  paperlens search --queries questions.jsonl -k 10 > hits.jsonl`,
+  paperlens search --queries questions.jsonl -k 10 > hits.jsonl
+  paperlens search --paper trpo --rerank api --rerank-base-url http://localhost:8080 "what does the trust region bound"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if queries != "" {
 				if len(args) > 0 {
@@ -56,6 +59,9 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 			}
 			exclude, err := parseExcludeKinds(excludeKinds)
 			if err != nil {
+				return err
+			}
+			if err := rf.check(); err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -79,6 +85,12 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 				return err
 			}
 			r = retrieve.Excluding(r, exclude)
+			rr, closer, err := rf.standalone(homeDir(cmd), os.Stderr)
+			if err != nil {
+				return err
+			}
+			defer closer.Close()
+			r = rerank.Wrap(r, rr, rf.depth)
 			if queries != "" {
 				return searchBatch(ctx, r, queries, k, os.Stdout, os.Stderr)
 			}
@@ -108,6 +120,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 	cmd.Flags().StringVar(&retr, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
 	cmd.Flags().IntVarP(&k, "k", "k", 5, "passages to return")
 	addExcludeKinds(cmd, &excludeKinds)
+	addRerankFlags(cmd, &rf)
 	cmd.Flags().StringVar(&queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
 	return cmd
 }

@@ -64,7 +64,7 @@ var secretFlags = map[string]bool{"--header": true, "--judge-header": true}
 
 // urlFlags carry URLs, written without user info or query.
 var urlFlags = map[string]bool{"--base-url": true, "--judge-base-url": true, "--embed-base-url": true,
-	"--searxng-url": true, "--qdrant-url": true}
+	"--searxng-url": true, "--qdrant-url": true, "--rerank-base-url": true}
 
 // commandLine is args as given, with header values replaced by
 // "Name: [redacted]" and URLs stripped of credentials.

@@ -16,6 +16,7 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // sweepFlags are the grid of eval retrieval --sweep and study --sweep.
@@ -30,12 +31,21 @@ type sweepFlags struct {
 	top     int // study --sweep only
 }
 
-// sweepReranker builds the reranker a --sweep-rerank name asks for, around
-// a retriever; nil: only "none" is available.
-// TODO(lead): wire retrieve/rerank here once h-rerank's package lands, e.g.
-// func(name string, r retrieve.Retriever) (retrieve.Retriever, error) {
-// rr, err := newReranker(name, ...); return rerank.Wrap(r, rr, depth), err }.
-var sweepReranker func(name string, r retrieve.Retriever) (retrieve.Retriever, error)
+// sweepRerank lets --sweep-rerank name the reranker that --rerank and its
+// flags configure (api or llm): the sweep wraps each retriever with it,
+// reranking the top --rerank-depth. nil when --rerank is none: then only
+// "none" and the gold bound can be swept.
+func sweepRerank(rf *rerankFlags, rr rerank.Reranker) func(string, retrieve.Retriever) (retrieve.Retriever, error) {
+	if rr == nil {
+		return nil
+	}
+	return func(name string, r retrieve.Retriever) (retrieve.Retriever, error) {
+		if name != rf.kind {
+			return nil, fmt.Errorf("--sweep-rerank %s: the sweep reranks with what --rerank configures (%s); name that", name, rf.kind)
+		}
+		return rerank.Wrap(r, rr, rf.depth), nil
+	}
+}
 
 // sweepLevels are the complete@budget levels whose cheapest configuration
 // the sweep names, and study --sweep evaluates.
@@ -48,7 +58,7 @@ func addSweepFlags(cmd *cobra.Command, s *sweepFlags) {
 	fl.StringVar(&s.sizes, "sweep-passage-tokens", "128,256,512", "with --sweep: passage sizes, in tokens (sizes other than the home's are chunked again from the stored text into a temporary index)")
 	fl.StringVar(&s.windows, "sweep-windows", "1,2,3", "with --sweep: small-to-big sentence windows (retrieve windows of N sentences, hand over their parent passages); \"\" for none")
 	fl.IntVar(&s.parent, "sweep-parent-tokens", 512, "with --sweep: passage size of the parents small-to-big windows map to")
-	fl.StringVar(&s.reranks, "sweep-rerank", "none", "with --sweep: rerank settings to sweep, comma-separated: none, gold[:DEPTH] (the question's gold evidence first among the top DEPTH, default 30: what a perfect reranker would reach)")
+	fl.StringVar(&s.reranks, "sweep-rerank", "none", "with --sweep: rerank settings to sweep, comma-separated: none, api or llm (the reranker --rerank and its flags configure), gold[:DEPTH] (the question's gold evidence first among the top DEPTH, default 30: what a perfect reranker would reach)")
 	fl.BoolVar(&s.oracle, "sweep-oracle", true, "with --sweep: add an oracle row per passage size and budget (the gold passages ranked first): the ceiling of any retriever")
 }
 
@@ -68,7 +78,7 @@ func positiveInts(flag, s string) ([]int, error) {
 // query forms.
 func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrfK int, threshold float64, exclude []kind.Kind) (retrieval.SweepConfig, error) {
 	c := retrieval.SweepConfig{Retrievers: retrievers, Forms: forms, RRFK: rrfK, Parent: s.parent, Oracle: s.oracle, Exclude: exclude,
-		Reranks: splitList(s.reranks), Rerank: sweepReranker, Progress: os.Stderr}
+		Reranks: splitList(s.reranks), Progress: os.Stderr}
 	c.Evidence.Threshold = threshold
 	var err error
 	if c.Budgets, err = positiveInts("budgets", s.budgets); err != nil {

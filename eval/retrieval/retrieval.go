@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // Source hands out retrievers by name (an *index.Index does).
@@ -31,6 +33,11 @@ type Config struct {
 	Evidence   evidence.Options     // matching rule
 	RRFK       int                  // fusion k for option-aware queries
 	Exclude    []kind.Kind          // passage kinds left out of every ranking (--exclude-kinds)
+	// Rerank, when set, reorders the first RerankDepth candidates of every
+	// ranking (--rerank; 0: rerank.DefaultDepth); labels then read
+	// "bm25>api", "bm25>api+options".
+	Rerank      rerank.Reranker
+	RerankDepth int
 }
 
 // Label names a retriever under a query form: "bm25" for the stem alone,
@@ -125,6 +132,9 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 		if err != nil {
 			return sum, err
 		}
+		if cfg.Rerank != nil {
+			name = rerank.Wrap(r, cfg.Rerank, cfg.RerankDepth).Name()
+		}
 		for _, form := range cfg.Forms {
 			label := Label(name, form)
 			totals[label] = &acc{vals: map[string]float64{}}
@@ -141,14 +151,15 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 				if err != nil {
 					return sum, err
 				}
-				var hits []retrieve.Hit
-				if len(texts) == 1 {
-					// A single query needs no fusion: keep the retriever's own scores.
-					hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude})
-				} else {
-					hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts,
-						retrieve.Query{PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude}, cfg.RRFK, 0, label)
+				// A single query needs no fusion: keep the retriever's own scores.
+				search, query := r, texts[0]
+				if len(texts) > 1 {
+					search = retrieve.Fused{R: r, Texts: texts, RRFK: cfg.RRFK, Label: label}
+					// A reranker reads the question whole, stem and options.
+					query = strings.TrimSpace(q.MCQ.Stem + "\n" + strings.Join(q.MCQ.OptionLines(), "\n"))
 				}
+				search = rerank.Wrap(search, cfg.Rerank, cfg.RerankDepth)
+				hits, err := search.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude})
 				if err != nil {
 					res.Error = err.Error()
 					sum.Errors++

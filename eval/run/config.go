@@ -109,6 +109,17 @@ type Config struct {
 	// dense or hybrid, as in the modes of those names.
 	ToolRetriever string `json:"tool_retriever,omitempty"`
 
+	// Reranking (--rerank, --rerank-depth, --rerank-model,
+	// --rerank-base-url, --rerank-protocol): the retrieval modes search
+	// RerankDepth candidates and keep the K best by the reranker. "" is
+	// none, as the papers did; api is a rerank endpoint (RerankProtocol
+	// tei or cohere), llm a chat model ordering them RankGPT-style.
+	Rerank         string `json:"rerank,omitempty"`
+	RerankDepth    int    `json:"rerank_depth,omitempty"`
+	RerankModel    string `json:"rerank_model,omitempty"`
+	RerankBaseURL  string `json:"rerank_base_url,omitempty"`
+	RerankProtocol string `json:"rerank_protocol,omitempty"`
+
 	// Issue 16, h-route (--expand, --route-retriever). Expand adds the
 	// Expand passages before and after each retrieved one (same paper,
 	// by ordinal), merged where they touch; 0 adds none.
@@ -275,6 +286,16 @@ func (c *Config) Defaults(set Flags) {
 	if c.ToolRetriever == "" && c.usesSearchPaper() {
 		c.ToolRetriever = AgentRetriever
 	}
+	// --rerank none is recorded as no reranking, as before the flag.
+	if c.Rerank == "none" {
+		c.Rerank = ""
+	}
+	if c.Rerank != "" && c.RerankDepth <= 0 {
+		c.RerankDepth = 30
+	}
+	if c.Rerank == "llm" && c.RerankModel == "" && !c.Offline() {
+		c.RerankModel = c.Model
+	}
 	if c.RouteRetriever == "" && slices.Contains(c.Modes, mode.SelfRoute) {
 		c.RouteRetriever = "bm25"
 	}
@@ -369,6 +390,20 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxToolCalls < 0 {
 		return fmt.Errorf("--max-tool-calls %d: use a positive number", c.MaxToolCalls)
+	}
+	switch c.Rerank {
+	case "", "none", "api", "llm":
+	default:
+		return fmt.Errorf("--rerank %q: use none, api (a /rerank endpoint: TEI, vLLM, Jina, Cohere) or llm (a chat model)", c.Rerank)
+	}
+	if c.RerankDepth < 0 {
+		return fmt.Errorf("--rerank-depth %d: use a positive number of candidates", c.RerankDepth)
+	}
+	if c.Rerank == "api" && c.RerankBaseURL == "" {
+		return fmt.Errorf("--rerank api needs --rerank-base-url: the rerank server's root, e.g. http://localhost:8080 (TEI) or http://localhost:8000/v1 (vLLM)")
+	}
+	if c.Rerank == "llm" && c.RerankModel == "" {
+		return fmt.Errorf("--rerank llm needs --rerank-model: the answering model %s is an offline baseline and cannot order passages", c.Model)
 	}
 	if c.Order != "score" && c.Order != "document" {
 		return fmt.Errorf("--order %q: use score or document", c.Order)

@@ -15,6 +15,7 @@ import (
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // Retrievers hands out retrievers by name (an *index.Index does).
@@ -38,7 +39,7 @@ type WebSearch func(ctx context.Context, query, paperID string) ([]WebDoc, error
 
 // newBuilder makes the prompt builder of a run.
 func newBuilder(opt Options, ps *prompts.Set) *builder {
-	return &builder{cfg: opt.Config, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web, cite: opt.Cite,
+	return &builder{cfg: opt.Config, st: opt.Corpus, ix: opt.Index, prompts: ps, web: opt.Web, rr: opt.Rerank, cite: opt.Cite,
 		papers: map[string]paperInfo{}, retrieved: map[string][]retrieve.Hit{}}
 }
 
@@ -51,6 +52,10 @@ type builder struct {
 	prompts *prompts.Set
 	web     WebSearch
 	cite    bool // ask the model to cite passages (paperlens ask)
+	// rr reranks retrieval (Config.Rerank); a dry run has none and builds
+	// its prompts from the first stage's top K, which sends nothing and
+	// holds as many passages.
+	rr rerank.Reranker
 
 	mu        sync.Mutex
 	papers    map[string]paperInfo
@@ -134,12 +139,14 @@ func (b *builder) retrieve(ctx context.Context, q bench.Question, name string) (
 	if err != nil {
 		return nil, err
 	}
-	var hits []retrieve.Hit
-	if len(texts) == 1 {
-		hits, err = r.Search(ctx, retrieve.Query{Text: texts[0], PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
-	} else {
-		hits, err = retrieve.MultiSearch(ctx, []retrieve.Retriever{r}, texts, retrieve.Query{PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()}, 0, 0, name)
+	query := texts[0]
+	if len(texts) > 1 {
+		r = retrieve.Fused{R: r, Texts: texts, Label: name}
+		// A reranker reads the question whole, stem and options.
+		query = strings.TrimSpace(stem + "\n" + strings.Join(opts, "\n"))
 	}
+	r = rerank.Wrap(r, b.rr, b.cfg.RerankDepth)
+	hits, err := r.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
 	if err != nil {
 		return nil, fmt.Errorf("retrieve (%s): %w", name, err)
 	}

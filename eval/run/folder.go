@@ -73,6 +73,7 @@ func (d Dir) Started() (time.Time, error) {
 // keys hide), so the file can be shared.
 func (d Dir) WriteConfig(c Config) error {
 	c.BaseURL, c.JudgeURL = model.NormalizeEndpoint(c.BaseURL), model.NormalizeEndpoint(c.JudgeURL)
+	c.RerankBaseURL = model.NormalizeEndpoint(c.RerankBaseURL)
 	return d.writeJSON(configFile, c)
 }
 

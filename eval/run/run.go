@@ -25,6 +25,7 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
@@ -57,6 +58,10 @@ type Options struct {
 	// ask sets it. Evaluations leave it off, so that their prompts stay
 	// the benchmark's.
 	Cite bool
+
+	// Rerank reorders the retrieval modes' candidates when Config.Rerank
+	// is set (see package rerank); a run without it refuses to start.
+	Rerank rerank.Reranker
 }
 
 // Result is what a finished evaluation wrote.
@@ -158,6 +163,9 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
+	}
+	if cfg.Rerank != "" && opt.Rerank == nil {
+		return Result{}, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return Result{}, fmt.Errorf("create run folder: %w", err)
@@ -671,6 +679,15 @@ func contextDiff(old, cur Config) string {
 	str("web-query", old.WebQuery, cur.WebQuery)
 	num("max-tool-calls", old.MaxToolCalls, cur.MaxToolCalls)
 	str("tool-retriever", old.ToolRetriever, cur.ToolRetriever)
+	// Reranking: "" is a value (none), as for --exclude-kinds.
+	if old.Rerank != cur.Rerank {
+		diffs = append(diffs, fmt.Sprintf("--rerank %s, now %s", orNone(old.Rerank), orNone(cur.Rerank)))
+	} else if old.Rerank != "" {
+		num("rerank-depth", old.RerankDepth, cur.RerankDepth)
+		str("rerank-model", old.RerankModel, cur.RerankModel)
+		str("rerank-base-url", model.NormalizeEndpoint(old.RerankBaseURL), model.NormalizeEndpoint(cur.RerankBaseURL))
+		str("rerank-protocol", old.RerankProtocol, cur.RerankProtocol)
+	}
 	// 0 is a value: a run from before --expand added no neighbours.
 	if old.Expand != cur.Expand {
 		diffs = append(diffs, fmt.Sprintf("--expand %d, now %d", old.Expand, cur.Expand))
@@ -728,6 +745,9 @@ func orNone(s string) string {
 // the passages it was given.
 func Ask(ctx context.Context, opt Options, q bench.Question, name string) (Record, []retrieve.Hit, error) {
 	cfg := opt.Config
+	if cfg.Rerank != "" && opt.Rerank == nil {
+		return Record{}, nil, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
+	}
 	ps, err := prompts.Load(cfg.PromptDir)
 	if err != nil {
 		return Record{}, nil, err
