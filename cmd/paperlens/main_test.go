@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 	if !parallelSet() && runtime.GOMAXPROCS(0) < 4 {
 		_ = flag.Set("test.parallel", "4")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
 }
 
 // parallelSet reports whether -test.parallel was given explicitly.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -71,45 +70,6 @@ func chromiumPath(t *testing.T) string {
 	}
 	t.Skip("no chromium on PATH (apt-get install chromium); browser tests skipped")
 	return ""
-}
-
-// browser runs headless Chromium once with the flags this machine's closed
-// network needs, and a fresh profile.
-func browser(t *testing.T, args ...string) string {
-	t.Helper()
-	bin := chromiumPath(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
-	c := exec.CommandContext(ctx, bin, append(flags, args...)...)
-	var out, errb strings.Builder
-	c.Stdout, c.Stderr = &out, &errb
-	if err := c.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
-	}
-	return out.String()
-}
-
-func dumpDOM(t *testing.T, url string) string {
-	t.Helper()
-	return browser(t, "--dump-dom", url)
-}
-
-// screenshot saves a PNG of the page to the test's folder (and to
-// $PAPERLENS_SCREENSHOTS when set, to keep it) and returns its path.
-func screenshot(t *testing.T, url, name string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	browser(t, "--window-size=1600,4000", "--hide-scrollbars", "--screenshot="+path, url)
-	if dir := os.Getenv("PAPERLENS_SCREENSHOTS"); dir != "" {
-		if b, err := os.ReadFile(path); err == nil && os.MkdirAll(dir, 0o755) == nil {
-			os.WriteFile(filepath.Join(dir, name), b, 0o644)
-		}
-	}
-	t.Logf("screenshot: %s", path)
-	return path
 }
 
 // goldPixels counts pixels of the highlight colour (#ffe066) in a PNG.
