@@ -153,7 +153,7 @@ func TestServeInBrowser(t *testing.T) {
 	checks := map[string]*regexp.Regexp{
 		"four modes side by side":   regexp.MustCompile(`(?s)data-mode="full".*data-mode="bm25".*data-mode="full\+hybrid".*data-mode="oracle"`),
 		"passages with rank, score": regexp.MustCompile(`#1</span><span class="score">score \d+\.\d{4}</span><span>bm25</span>`),
-		"gold highlighted":          regexp.MustCompile(`<div class="passage gold">(?s:.)*?<mark class="gold"[^>]*>[^<]{20,}</mark>`),
+		"gold highlighted":          regexp.MustCompile(`<div class="passage gold"[^>]*>(?s:.)*?<mark class="gold"[^>]*>[^<]{20,}</mark>`),
 		"the model's output":        regexp.MustCompile(`<pre class="mono output">Answer: [A-D]+</pre>`),
 	}
 	for what, re := range checks {
