@@ -17,6 +17,7 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 func newStudyCmd() *cobra.Command {
@@ -44,15 +45,24 @@ With --sweep it also scores the retrieval grid of eval retrieval --sweep
 model, each under passage order score and document, as eval runs of their
 own (run folders study-MODEL-PARADIGM-sweep-...; a passage size other than
 the home's is ingested into HOME/sweep/passages-N). Picked: from the
-configurations a run can take (passages, no reranker yet), the Pareto set of
-complete@budget against context tokens; its cheapest reaching 0.95, 0.9 and
-0.8 in turn, then its most complete. The report says which matches the
+configurations a run can take (passages, reranked or not; not small-to-big
+windows, the oracle or the gold reranker, which are bounds), the Pareto set
+of complete@budget against context tokens; its cheapest reaching 0.95, 0.9
+and 0.8 in turn, then its most complete. The report says which matches the
 full-paper accuracy (within its 95% interval) at what share of its prompt
-tokens.`,
+tokens.
+
+--sweep-rerank none,llm (or api) adds rows reranked by what --rerank
+configures; with llm, the sweep and every reranked run ask --rerank-model
+(default: the one model studied) at --rerank-base-url (default --base-url).
+A reranked row runs reranked (folder ...-rerank-llm), any other row runs
+without a reranker, and the usual modes rerank as --rerank says. The
+reranker's own calls are not in the prompt tokens the report compares.`,
 		Example: `  paperlens study
   OPENAI_API_KEY=... paperlens study --models gpt-4o-mini,ir --data elabench.jsonl --papers papers/
   paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1
-  paperlens study --sweep --budgets 256,512,768 --sweep-top 3`,
+  paperlens study --sweep --budgets 256,512,768 --sweep-top 3
+  paperlens study --sweep --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --rerank llm --sweep-rerank none,llm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -102,6 +112,13 @@ tokens.`,
 			var sw *study.Sweep
 			if sweep.on {
 				homeTokens := f.cfg.MaxPassageTokens
+				// The reranker the sweep scores rows with, and the one a
+				// reranked row's eval run uses: the same model, so a row's
+				// accuracy is that of the ranking it was picked for.
+				srf, err := sweepRerankFlags(f, ms)
+				if err != nil {
+					return err
+				}
 				sw = &study.Sweep{
 					Top: sweep.top,
 					Score: func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error) {
@@ -110,6 +127,12 @@ tokens.`,
 						if err != nil {
 							return retrieval.Sweep{}, err
 						}
+						rr, closer, err := srf.standalone(home, os.Stderr)
+						if err != nil {
+							return retrieval.Sweep{}, err
+						}
+						defer closer.Close()
+						sc.Rerank = sweepRerank(&srf, rr)
 						return runSweep(ctx, st, ix, f.index.config(home), homeTokens, qs, sc)
 					},
 					Evaluate: func(ctx context.Context, m string, c study.Config1) (run.Result, error) {
@@ -117,10 +140,24 @@ tokens.`,
 						g.cfg.Model = m
 						g.cfg.K, g.cfg.MaxPassageTokens, g.cfg.QueryForm, g.cfg.Order = c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order
 						g.modes = c.Mode()
-						// TODO(lead): g.cfg.Expand once h-route's --expand lands, and
-						// g.cfg.Rerank for reranked rows (study.Runnable).
-						g.cfg.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s", study.Folder(outRoot, m, f.cfg.Paradigm),
-							c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order)
+						// A row runs as the sweep scored it. Rows carry no
+						// neighbour expansion (the grid has no such
+						// dimension), so none here, whatever --expand gives
+						// the usual modes; a swept expand would be set from
+						// the row.
+						g.cfg.Expand = 0
+						// A row without a reranker runs without one even
+						// when the study has --rerank; a reranked row
+						// (study.Runnable: api or llm) with the one the
+						// sweep used.
+						g.rerank = rerankFlags{kind: rerank.None, depth: f.rerank.depth}
+						suffix := ""
+						if c.Row.Rerank == rerank.API || c.Row.Rerank == rerank.LLM {
+							g.rerank = srf
+							suffix = "-rerank-" + c.Row.Rerank
+						}
+						g.cfg.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s%s", study.Folder(outRoot, m, f.cfg.Paradigm),
+							c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order, suffix)
 						h := home
 						if c.Row.PassageTokens != homeTokens {
 							// The home keeps its passages: another size is a home of its own.
@@ -174,4 +211,39 @@ tokens.`,
 	cmd.Flags().IntVar(&sweep.top, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
 	cmd.Flags().StringVar(&models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir; --model NAME works too)")
 	return cmd
+}
+
+// sweepRerankFlags resolves the study's --rerank flags for study --sweep,
+// which scores the grid once for every model: --rerank llm asks
+// --rerank-model, else the one model studied (as eval reranks with the
+// answering model), at --rerank-base-url, else --base-url, else
+// $OPENAI_BASE_URL, with --rerank-api-key-env, else --api-key-env.
+func sweepRerankFlags(f evalFlags, models []string) (rerankFlags, error) {
+	rf := f.rerank
+	if rf.kind != rerank.LLM {
+		return rf, nil
+	}
+	if rf.model == "" {
+		var online []string
+		for _, m := range models {
+			if m != "random" && m != "ir" {
+				online = append(online, m)
+			}
+		}
+		if len(online) != 1 {
+			return rf, fmt.Errorf("study --sweep --rerank llm with models %s: give --rerank-model, the one chat model that orders passages for the sweep and every reranked run",
+				strings.Join(models, ","))
+		}
+		rf.model = online[0]
+	}
+	if rf.baseURL == "" {
+		rf.baseURL = f.cfg.BaseURL
+	}
+	if rf.baseURL == "" {
+		rf.baseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	if rf.keyEnv == "" {
+		rf.keyEnv = f.apiKeyEnv
+	}
+	return rf, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // Sweep is study --sweep: score the retrieval grid, then evaluate the best
@@ -42,13 +43,20 @@ type Config1 struct {
 func (c Config1) Mode() string { return c.Row.Retriever }
 
 // Runnable says whether an eval run can take a row's configuration: the
-// config of a run has passage size, k, query form, retriever and order,
-// and no small-to-big unit or reranker yet.
-// TODO(lead): once run.Config has Rerank (h-rerank) and Expand (h-route),
-// let reranked rows through and set them in the command's Evaluate.
+// config of a run has passage size, k, query form, retriever, order and
+// reranker (none, api or llm: the one the study's --rerank flags
+// configure, which the sweep scored the row with). Small-to-big windows,
+// the oracle and the gold reranker are not: the last two are bounds, not
+// configurations.
 func Runnable(r retrieval.SweepRow) bool {
-	return r.Unit == retrieval.UnitPassage && r.Retriever != retrieval.Oracle &&
-		(r.Rerank == "" || r.Rerank == retrieval.RerankNone)
+	if r.Unit != retrieval.UnitPassage || r.Retriever == retrieval.Oracle {
+		return false
+	}
+	switch r.Rerank {
+	case "", retrieval.RerankNone, rerank.API, rerank.LLM:
+		return true
+	}
+	return false
 }
 
 // Pick chooses the configurations study --sweep evaluates: the Pareto

@@ -21,13 +21,17 @@ func row(retriever string, size, k int, complete, tokens float64) retrieval.Swee
 }
 
 // Pick takes the Pareto set's cheapest row at each level, then its most
-// complete rows; rows a run cannot take (windows, rerankers, the oracle)
-// and rows beaten on both counts never.
+// complete rows; rows a run cannot take (windows, the gold reranker and the
+// oracle, which are bounds) and rows beaten on both counts never. Rows
+// reranked by what --rerank configures (api, llm) are configurations like
+// any other.
 func TestPick(t *testing.T) {
 	window := row("dense", 512, 1, 0.99, 100)
 	window.Unit, window.Window = retrieval.UnitWindow, 2
-	reranked := row("bm25", 128, 2, 0.99, 100)
-	reranked.Rerank = "llm"
+	gold := row("bm25", 128, 2, 0.99, 100)
+	gold.Rerank = retrieval.RerankGold
+	goldDeep := row("dense", 128, 2, 0.99, 110)
+	goldDeep.Rerank = retrieval.RerankGold + ":50"
 	oracle := row(retrieval.Oracle, 128, 2, 1, 90)
 	rows := []retrieval.SweepRow{
 		row("bm25", 128, 2, 0.50, 200),
@@ -35,22 +39,48 @@ func TestPick(t *testing.T) {
 		row("hybrid", 256, 2, 0.85, 450), // beaten: dearer and less complete than dense p128 k=4
 		row("dense", 256, 4, 0.96, 800),
 		row("hybrid", 128, 8, 0.97, 900),
-		window, reranked, oracle,
+		window, gold, goldDeep, oracle,
 	}
+	llm := row("bm25", 128, 4, 0.96, 390)
+	llm.Rerank = "llm"
+	api := row("hybrid", 128, 8, 0.97, 950) // beaten by the same row unreranked
+	api.Rerank = "api"
+	reranked := append(append([]retrieval.SweepRow(nil), rows...), llm, api)
 	for _, c := range []struct {
+		rows []retrieval.SweepRow
 		n    int
 		want []string
 	}{
-		{1, []string{"dense+full p256 k=4"}},
-		{3, []string{"dense+full p256 k=4", "dense+full p128 k=4", "hybrid+full p128 k=8"}},
-		{5, []string{"dense+full p256 k=4", "dense+full p128 k=4", "hybrid+full p128 k=8", "bm25+full p128 k=2"}},
+		{rows, 1, []string{"dense+full p256 k=4"}},
+		{rows, 3, []string{"dense+full p256 k=4", "dense+full p128 k=4", "hybrid+full p128 k=8"}},
+		{rows, 5, []string{"dense+full p256 k=4", "dense+full p128 k=4", "hybrid+full p128 k=8", "bm25+full p128 k=2"}},
+		// The reranked row reaches 0.95 cheapest and leaves dense p128
+		// k=4 off the Pareto set.
+		{reranked, 2, []string{"bm25+full p128 k=4 rerank=llm", "hybrid+full p128 k=8"}},
+		{reranked, 5, []string{"bm25+full p128 k=4 rerank=llm", "hybrid+full p128 k=8", "bm25+full p128 k=2"}},
 	} {
 		var got []string
-		for _, r := range Pick(retrieval.Sweep{Rows: rows}, c.n, SweepLevels) {
+		for _, r := range Pick(retrieval.Sweep{Rows: c.rows}, c.n, SweepLevels) {
 			got = append(got, r.Label())
 		}
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("Pick(%d) = %v, want %v", c.n, got, c.want)
+			t.Errorf("Pick(%d of %d rows) = %v, want %v", c.n, len(c.rows), got, c.want)
+		}
+	}
+}
+
+func TestRunnable(t *testing.T) {
+	for _, c := range []struct {
+		rerank string
+		want   bool
+	}{
+		{"", true}, {retrieval.RerankNone, true}, {"api", true}, {"llm", true},
+		{retrieval.RerankGold, false}, {retrieval.RerankGold + ":10", false}, {"cross", false},
+	} {
+		r := row("bm25", 128, 2, 0.5, 200)
+		r.Rerank = c.rerank
+		if got := Runnable(r); got != c.want {
+			t.Errorf("Runnable(rerank %q) = %v, want %v", c.rerank, got, c.want)
 		}
 	}
 }
