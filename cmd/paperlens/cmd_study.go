@@ -136,28 +136,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 						return runSweep(ctx, st, ix, f.index.config(home), homeTokens, qs, sc)
 					},
 					Evaluate: func(ctx context.Context, m string, c study.Config1) (run.Result, error) {
-						g := f
-						g.cfg.Model = m
-						g.cfg.K, g.cfg.MaxPassageTokens, g.cfg.QueryForm, g.cfg.Order = c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order
-						g.modes = c.Mode()
-						// A row runs as the sweep scored it. Rows carry no
-						// neighbour expansion (the grid has no such
-						// dimension), so none here, whatever --expand gives
-						// the usual modes; a swept expand would be set from
-						// the row.
-						g.cfg.Expand = 0
-						// A row without a reranker runs without one even
-						// when the study has --rerank; a reranked row
-						// (study.Runnable: api or llm) with the one the
-						// sweep used.
-						g.rerank = rerankFlags{kind: rerank.None, depth: f.rerank.depth}
-						suffix := ""
-						if c.Row.Rerank == rerank.API || c.Row.Rerank == rerank.LLM {
-							g.rerank = srf
-							suffix = "-rerank-" + c.Row.Rerank
-						}
-						g.cfg.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s%s", study.Folder(outRoot, m, f.cfg.Paradigm),
-							c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order, suffix)
+						g := sweptFlags(f, srf, outRoot, m, c)
 						h := home
 						if c.Row.PassageTokens != homeTokens {
 							// The home keeps its passages: another size is a home of its own.
@@ -246,4 +225,31 @@ func sweepRerankFlags(f evalFlags, models []string) (rerankFlags, error) {
 		rf.keyEnv = f.apiKeyEnv
 	}
 	return rf, nil
+}
+
+// sweptFlags are the eval flags of model m's run of one swept
+// configuration: the study's, with the row's k, passage size, query form,
+// retriever and reranker, the order c names, and a folder of its own.
+func sweptFlags(f evalFlags, srf rerankFlags, outRoot, m string, c study.Config1) evalFlags {
+	g := f
+	g.cfg.Model = m
+	g.cfg.K, g.cfg.MaxPassageTokens, g.cfg.QueryForm, g.cfg.Order = c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order
+	g.modes = c.Mode()
+	// A row runs as the sweep scored it. Rows carry no neighbour
+	// expansion (the grid has no such dimension), so none here, whatever
+	// --expand gives the usual modes; a swept expand would be set from the
+	// row.
+	g.cfg.Expand = 0
+	// A row without a reranker runs without one even when the study has
+	// --rerank; a reranked row (study.Runnable: api or llm) with the one
+	// the sweep used.
+	g.rerank = rerankFlags{kind: rerank.None, depth: f.rerank.depth}
+	suffix := ""
+	if c.Row.Rerank == rerank.API || c.Row.Rerank == rerank.LLM {
+		g.rerank = srf
+		suffix = "-rerank-" + c.Row.Rerank
+	}
+	g.cfg.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s%s", study.Folder(outRoot, m, f.cfg.Paradigm),
+		c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order, suffix)
+	return g
 }

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/study"
+	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/evidence"
+)
+
+// ragPassageMark opens a passage in the RAG prompt templates (as in
+// eval/run's tests): the evidence reader scores passages apart, as eval
+// retrieval does.
+var ragPassageMark = regexp.MustCompile(`\n\[[0-9]+\] \(passage [^)\n]*\)\n`)
+
+// evidenceModel stands in for a chat model that reads evidence, behind a
+// loopback server. Asked an MCQ, it answers right exactly when the prompt
+// holds all of the question's gold evidence (each sentence within one
+// passage, by the evidence package's rule) and surely wrong otherwise.
+// Asked to order a RankGPT window, it puts the passages holding most of
+// the question's gold evidence first, the others after in their order.
+func evidenceModel(t *testing.T, qs []bench.Question) func(modeltest.Request) (string, string) {
+	t.Helper()
+	golds := make([]*evidence.Gold, len(qs))
+	for i, q := range qs {
+		golds[i] = evidence.ParseGold(q.Evidence, evidence.Options{})
+	}
+	// The question whose stem text holds: the longest, should one stem
+	// hold another.
+	find := func(text string) int {
+		best := -1
+		for i, q := range qs {
+			if strings.Contains(text, q.MCQ.Stem) && (best < 0 || len(q.MCQ.Stem) > len(qs[best].MCQ.Stem)) {
+				best = i
+			}
+		}
+		return best
+	}
+	return func(r modeltest.Request) (string, string) {
+		last := r.Messages[len(r.Messages)-1].Content
+		if strings.Contains(r.Messages[0].Content, "RankGPT") {
+			query, _, _ := strings.Cut(strings.TrimPrefix(last, "Search Query: "), ". \nRank the")
+			qi := find(query)
+			type passage struct {
+				id    string
+				share float64
+			}
+			var ps []passage
+			for _, m := range r.Messages[3 : len(r.Messages)-1] {
+				id, text, ok := strings.Cut(m.Content, "] ")
+				if m.Role != "user" || !ok {
+					continue
+				}
+				p := passage{id: id + "]"}
+				if qi >= 0 && !golds[qi].Empty() {
+					p.share = golds[qi].Score([]string{text}).RecallAt(1)
+				}
+				ps = append(ps, p)
+			}
+			sort.SliceStable(ps, func(i, j int) bool { return ps[i].share > ps[j].share })
+			ids := make([]string, len(ps))
+			for i, p := range ps {
+				ids[i] = p.id
+			}
+			return strings.Join(ids, " > "), ""
+		}
+		qi := find(last)
+		if qi < 0 {
+			return "OK", "" // the preflight
+		}
+		q := qs[qi]
+		// Only the context counts: the options may quote the evidence.
+		ctx := strings.Replace(last, q.MCQ.Stem, "", 1)
+		for _, o := range q.MCQ.Options {
+			ctx = strings.Replace(ctx, o.Text, "", 1)
+		}
+		parts := ragPassageMark.Split(ctx, -1)
+		if golds[qi].Score(parts).CompleteAt(len(parts)) == 1 {
+			return "Answer: " + q.Answer, ""
+		}
+		for _, l := range q.MCQ.Letters() {
+			if string(l) != q.Answer {
+				return "Answer: " + string(l), ""
+			}
+		}
+		return "", ""
+	}
+}
+
+// rankGPTTokens sums the cl100k tokens of the RankGPT prompts among reqs
+// (the messages' text, without a chat template's few tokens a turn).
+func rankGPTTokens(reqs []modeltest.Request) (calls, toks int) {
+	for _, r := range reqs {
+		if len(r.Messages) == 0 || !strings.Contains(r.Messages[0].Content, "RankGPT") {
+			continue
+		}
+		calls++
+		for _, m := range r.Messages {
+			toks += tokens.Count(m.Content)
+		}
+	}
+	return calls, toks
+}
+
+var (
+	pickedLine = regexp.MustCompile(`(?m)^- (.+): budget (\d+), complete@budget ([0-9.]+), (\d+) context tokens \(([0-9.]+)% of the mean full paper\)$`)
+	matchLine  = regexp.MustCompile(`m matches full-paper accuracy \(([0-9.]+) vs ([0-9.]+), within its 95% interval\) with (.+), order (\w+), at ([0-9.]+)% of full's prompt tokens \((\d+) vs (\d+)\)\.`)
+	sweepLine  = regexp.MustCompile(`(?m)^\s*(\d+)\s+[0-9.]+%\s+(\S.*?)\s{2,}([0-9.]+)\s+[0-9.]+\s+(\d+)\s+([0-9.]+)%\s*$`)
+)
+
+// Issue 16's acceptance: under the evidence-reading double, study --sweep
+// with the LLM reranker finds a configuration whose evidence is complete
+// for at least 95% of the questions within a quarter of the mean paper,
+// evaluates it, and reports that it matches the full paper's accuracy at
+// a share of its prompt tokens.
+func TestStudySweepRerankLLM(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("study")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	data := filepath.Join(root, "testdata", "elaipbench", "sample.jsonl")
+	papers := filepath.Join(root, "testdata", "papers")
+	qs, _, err := bench.LoadElaipBench(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: evidenceModel(t, qs)})
+	home, outDir := t.TempDir(), t.TempDir()
+	// Passages of 160 tokens: at k=4 (budget 640, 22% of the mean paper)
+	// the oracle holds every question's evidence, so a reranker that
+	// lifts it from the top 30 can too.
+	c := command("study", "--home", home, "--out", outDir, "--runs", "1", "--models", "m", "--base-url", srv.BaseURL(),
+		"--mode", "full,bm25", "--rerank", "llm", "--rerank-model", "m",
+		"--sweep", "--sweep-rerank", "none,llm", "--budgets", "320,640", "--sweep-passage-tokens", "160", "--sweep-windows", "", "--sweep-top", "2")
+	c.Dir = root
+	c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
+	var errb strings.Builder
+	c.Stderr = &errb
+	raw, err := c.Output()
+	if err != nil {
+		t.Fatalf("study --sweep --rerank llm: %v\n%s", err, errb.String())
+	}
+	out := string(raw)
+	studyCalls := srv.Count()
+
+	// The sweep's rows, for the record: the best reranked and unreranked
+	// configuration within a quarter of the mean paper.
+	best := map[bool]string{}
+	bestC := map[bool]float64{false: -1, true: -1}
+	for _, m := range sweepLine.FindAllStringSubmatch(out, -1) {
+		label := m[2]
+		complete, _ := strconv.ParseFloat(m[3], 64)
+		share, _ := strconv.ParseFloat(m[5], 64)
+		reranked := strings.HasSuffix(label, " rerank=llm")
+		if strings.HasPrefix(label, retrieval.Oracle) || share > 25 || complete <= bestC[reranked] {
+			continue
+		}
+		best[reranked], bestC[reranked] = fmt.Sprintf("%s (budget %s): complete@budget %.3f, %s context tokens, %.1f%% of the mean paper", label, m[1], complete, m[4], share), complete
+	}
+	t.Logf("best without reranking: %s", best[false])
+	t.Logf("best with --rerank llm: %s", best[true])
+
+	// (a) A picked configuration, reranked by the LLM, is complete for ≥
+	// 95% of the questions within 25% of the mean full paper.
+	var chosen string
+	for _, m := range pickedLine.FindAllStringSubmatch(out, -1) {
+		complete, _ := strconv.ParseFloat(m[3], 64)
+		share, _ := strconv.ParseFloat(m[5], 64)
+		budget, _ := strconv.Atoi(m[2])
+		if strings.HasSuffix(m[1], " rerank=llm") && complete >= 0.95 && share <= 25 && chosen == "" {
+			chosen = m[1]
+			t.Logf("picked %s: budget %d, complete@budget %.3f, %.1f%% of the mean full paper", m[1], budget, complete, share)
+		}
+	}
+	if chosen == "" {
+		t.Fatalf("no picked configuration with rerank=llm reaches complete@budget 0.95 within 25%% of the mean paper:\n%s", out)
+	}
+	if !strings.Contains(out, "Cheapest reaching complete@budget 0.95: ") {
+		t.Errorf("the study names no cheapest configuration at 0.95:\n%s", out)
+	}
+
+	// (b) Its eval runs (one per order) are reranked by the same model and
+	// as accurate as the full paper; the report says it matches full.
+	usual, err := run.Dir(study.Folder(outDir, "m", "base")).ReadSummary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := usual.ByMode["full"]
+	dirs, _ := filepath.Glob(filepath.Join(outDir, "study-m-base-sweep-*"))
+	var chosenDirs []string
+	for _, d := range dirs {
+		cfg, err := run.Dir(d).ReadConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := fmt.Sprintf("%s p%d k=%d", retrieval.Label(cfg.Modes[0], retrieve.QueryForm(cfg.QueryForm)), cfg.MaxPassageTokens, cfg.K)
+		reranked := strings.HasSuffix(d, "-rerank-llm")
+		if reranked != (cfg.Rerank == "llm") || (reranked && (cfg.RerankModel != "m" || cfg.RerankDepth != 30 || cfg.RerankBaseURL != srv.BaseURL())) {
+			t.Errorf("%s: rerank %q model %q depth %d url %q", filepath.Base(d), cfg.Rerank, cfg.RerankModel, cfg.RerankDepth, cfg.RerankBaseURL)
+		}
+		if reranked {
+			label += " rerank=llm"
+		}
+		if label != chosen {
+			continue
+		}
+		chosenDirs = append(chosenDirs, d)
+		sum, err := run.Dir(d).ReadSummary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := sum.ByMode[cfg.Modes[0]]
+		t.Logf("%s (order %s): accuracy %.3f over %d, prompt tokens %.0f; full %.3f over %d, %.0f prompt tokens (%.1f%%)",
+			label, cfg.Order, ms.Accuracy, ms.N, ms.PromptTokens, full.Accuracy, full.N, full.PromptTokens, 100*ms.PromptTokens/full.PromptTokens)
+		if ms.Accuracy != full.Accuracy || !study.Matches(ms.Accuracy, full.Accuracy, full.N) {
+			t.Errorf("%s order %s: accuracy %.3f, full's %.3f over %d", label, cfg.Order, ms.Accuracy, full.Accuracy, full.N)
+		}
+	}
+	if len(chosenDirs) != 2 {
+		t.Fatalf("run folders of %s: %v (of %v)", chosen, chosenDirs, dirs)
+	}
+	m := matchLine.FindStringSubmatch(out)
+	if m == nil || !strings.HasSuffix(m[3], " rerank=llm") {
+		t.Fatalf("the report names no reranked configuration matching full:\n%s", out)
+	}
+	t.Logf("report: %s", m[0])
+	share, _ := strconv.ParseFloat(m[5], 64)
+	if m[3] != chosen || share > 25 {
+		t.Errorf("matches full with %s at %.1f%% of its prompt tokens; want %s within 25%%", m[3], share, chosen)
+	}
+
+	// The reranker's own prompts are not in the answer's prompt_tokens:
+	// measure them by running the chosen configuration again in a fresh
+	// folder and counting the RankGPT windows the server was sent.
+	cfg, err := run.Dir(chosenDirs[0]).ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "again")
+	e := command("eval", "--home", filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", cfg.MaxPassageTokens)),
+		"--data", data, "--papers", papers, "--model", "m", "--base-url", srv.BaseURL(), "--mode", cfg.Modes[0], "--runs", "1",
+		"-k", strconv.Itoa(cfg.K), "--max-passage-tokens", strconv.Itoa(cfg.MaxPassageTokens), "--query", cfg.QueryForm,
+		"--order", cfg.Order, "--rerank", "llm", "--rerank-model", "m", "--out", again)
+	e.Env = append(e.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
+	if b, err := e.CombinedOutput(); err != nil {
+		t.Fatalf("eval of %s: %v\n%s", chosen, err, b)
+	}
+	calls, toks := rankGPTTokens(srv.Requests()[studyCalls:])
+	sum, err := run.Dir(again).ReadSummary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := sum.ByMode[cfg.Modes[0]]
+	if ms.Accuracy != full.Accuracy || calls == 0 {
+		t.Errorf("%s again: accuracy %.3f (full %.3f), %d rerank calls", chosen, ms.Accuracy, full.Accuracy, calls)
+	}
+	n := float64(ms.N)
+	t.Logf("%s: the LLM reranker sent %d RankGPT windows, %.1f per question, %.0f prompt tokens per question (cl100k, messages only), "+
+		"not counted in the answer's %.0f prompt tokens; answer + rerank = %.0f, %.1f%% of full's %.0f",
+		chosen, calls, float64(calls)/n, float64(toks)/n, ms.PromptTokens, ms.PromptTokens+float64(toks)/n,
+		100*(ms.PromptTokens+float64(toks)/n)/full.PromptTokens, full.PromptTokens)
+}
+
+// A swept row runs as the sweep scored it: its own k, passage size, query
+// form, order and folder; reranked by the sweep's reranker only when the
+// row is, never by the study's --rerank otherwise; no --expand.
+func TestSweptFlags(t *testing.T) {
+	var f evalFlags
+	f.cfg.Paradigm, f.cfg.K, f.cfg.MaxPassageTokens, f.cfg.Expand = "base", 5, 512, 2
+	f.rerank = rerankFlags{kind: "llm", depth: 30}
+	srf := rerankFlags{kind: "llm", depth: 30, model: "ranker", baseURL: "http://127.0.0.1:1/v1", keyEnv: "KEY"}
+	row := retrieval.SweepRow{Unit: retrieval.UnitPassage, PassageTokens: 160, K: 4, Retriever: "dense", Form: "stem"}
+	for _, c := range []struct {
+		rerank, order string
+		want          rerankFlags
+		folder        string
+	}{
+		{"none", "score", rerankFlags{kind: "none", depth: 30}, "study-m-base-sweep-dense-p160-k4-stem-score"},
+		{"", "document", rerankFlags{kind: "none", depth: 30}, "study-m-base-sweep-dense-p160-k4-stem-document"},
+		{"llm", "score", srf, "study-m-base-sweep-dense-p160-k4-stem-score-rerank-llm"},
+	} {
+		r := row
+		r.Rerank = c.rerank
+		g := sweptFlags(f, srf, "runs", "m", study.Config1{Row: r, Order: c.order})
+		if g.rerank != c.want || g.cfg.Out != filepath.Join("runs", c.folder) || g.cfg.K != 4 || g.cfg.MaxPassageTokens != 160 ||
+			g.cfg.QueryForm != "stem" || g.cfg.Order != c.order || g.modes != "dense" || g.cfg.Expand != 0 || g.cfg.Model != "m" {
+			t.Errorf("rerank %q: flags %+v, out %s, k %d, passage %d, form %s, order %s, modes %s, expand %d",
+				c.rerank, g.rerank, g.cfg.Out, g.cfg.K, g.cfg.MaxPassageTokens, g.cfg.QueryForm, g.cfg.Order, g.modes, g.cfg.Expand)
+		}
+	}
+	if f.rerank.kind != "llm" || f.cfg.Expand != 2 {
+		t.Errorf("the study's own flags changed: %+v, expand %d", f.rerank, f.cfg.Expand)
+	}
+}
+
+// With several models, study --sweep --rerank llm needs the one model that
+// orders passages for the sweep; with one, that model at --base-url.
+func TestSweepRerankFlags(t *testing.T) {
+	var f evalFlags
+	f.cfg.BaseURL, f.apiKeyEnv = "http://127.0.0.1:9/v1", "MY_KEY"
+	f.rerank = rerankFlags{kind: "llm", depth: 30}
+	got, err := sweepRerankFlags(f, []string{"ir", "m"})
+	if err != nil || got.model != "m" || got.baseURL != f.cfg.BaseURL || got.keyEnv != "MY_KEY" {
+		t.Errorf("one model: %+v, %v", got, err)
+	}
+	if _, err := sweepRerankFlags(f, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "--rerank-model") {
+		t.Errorf("two models: %v", err)
+	}
+	f.rerank.model, f.rerank.baseURL = "ranker", "http://127.0.0.1:10/v1"
+	if got, err := sweepRerankFlags(f, []string{"a", "b"}); err != nil || got.model != "ranker" || got.baseURL != "http://127.0.0.1:10/v1" {
+		t.Errorf("--rerank-model: %+v, %v", got, err)
+	}
+	f.rerank = rerankFlags{kind: "none", depth: 30}
+	if got, err := sweepRerankFlags(f, []string{"a", "b"}); err != nil || got != f.rerank {
+		t.Errorf("--rerank none: %+v, %v", got, err)
+	}
+}
