@@ -434,8 +434,9 @@ func (b frontierBlock) TokensNote() string {
 }
 
 // labelPoints names each point by its mode and the settings that differ
-// between the model's plotted runs, among those that matter to the mode;
-// points that still share a label get their folder added.
+// between the model's plotted runs, among those that matter to the mode
+// and are not at their default; points that still share a label get their
+// folder added.
 func labelPoints(pts []fpoint, vals map[int]map[string]string) {
 	applies := func(f labelField, m string) bool {
 		spec, ok := mode.Lookup(m)
@@ -457,8 +458,10 @@ func labelPoints(pts []fpoint, vals map[int]map[string]string) {
 	for i := range pts {
 		parts := []string{pts[i].Mode}
 		for _, f := range vary {
-			if applies(f, pts[i].Mode) {
-				parts = append(parts, f.name+"="+f.value(vals[pts[i].run]))
+			// A setting left at its default (rerank none, expand 0) is
+			// not named: "bm25 k=5" beside "bm25 k=5 rerank=api".
+			if v := f.value(vals[pts[i].run]); applies(f, pts[i].Mode) && (f.absent == "" || v != f.absent) {
+				parts = append(parts, f.name+"="+v)
 			}
 		}
 		pts[i].Label = strings.Join(parts, " ")

@@ -16,9 +16,12 @@ import (
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/reranktest"
 	"github.com/paperlens/paperlens/model"
+	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // passageMark opens a passage in the RAG prompt templates (as in
@@ -56,6 +59,11 @@ func evidenceReader(qs []bench.Question) model.Chat {
 			if g.Score(parts).CompleteAt(len(parts)) == 1 {
 				return reply("Answer: " + q.Answer)
 			}
+			// Self-route's first call asks it to say when the passages
+			// do not suffice.
+			if strings.Contains(p, `write "unanswerable"`) {
+				return reply("Unanswerable.")
+			}
 			for _, l := range q.MCQ.Letters() {
 				if string(l) != q.Answer {
 					return reply("Answer: " + string(l))
@@ -73,21 +81,42 @@ type sampleSetting struct {
 	passage int
 	k       int
 	modes   []string
+	// rerank reranks bm25's top 40 with a cross-encoder double that
+	// scores passages by the gold evidence they hold: what a strong
+	// reranker approaches.
+	rerank bool
 }
 
 // sampleSettings are the runs of the frontier figure: closed-book, full
 // and the ceiling once, bm25 at several k over 512- and 128-token
 // passages.
 var sampleSettings = []sampleSetting{
-	{"p512-k5", 512, 5, []string{"closed-book", "full", "bm25", "full+bm25", "oracle"}},
-	{"p512-k1", 512, 1, []string{"bm25"}},
-	{"p512-k3", 512, 3, []string{"bm25"}},
-	{"p128-k3", 128, 3, []string{"bm25"}},
-	{"p128-k5", 128, 5, []string{"bm25"}},
-	{"p128-k10", 128, 10, []string{"bm25"}},
-	{"p128-k20", 128, 20, []string{"bm25"}},
-	{"p256-k10", 256, 10, []string{"bm25"}},
-	{"p512-k8", 512, 8, []string{"bm25"}},
+	{"p512-k5", 512, 5, []string{"closed-book", "full", "bm25", "full+bm25", "oracle"}, false},
+	{"p512-k1", 512, 1, []string{"bm25"}, false},
+	{"p512-k3", 512, 3, []string{"bm25"}, false},
+	{"p128-k3", 128, 3, []string{"bm25"}, false},
+	{"p128-k5", 128, 5, []string{"bm25"}, false},
+	{"p128-k10", 128, 10, []string{"bm25"}, false},
+	{"p128-k20", 128, 20, []string{"bm25"}, false},
+	{"p256-k10", 256, 10, []string{"bm25"}, false},
+	{"p512-k8", 512, 8, []string{"bm25"}, false},
+	{"p128-k5-rerank", 128, 5, []string{"bm25", "self-route"}, true},
+}
+
+// goldFirst scores a passage by the share of its question's gold evidence
+// it holds, the question known by its retrieval query (stem and options).
+func goldFirst(qs []bench.Question) func(query, text string) float64 {
+	golds := map[string]*evidence.Gold{}
+	for _, q := range qs {
+		texts, _ := retrieve.QueryTexts(retrieve.FormFull, q.MCQ.Stem, q.MCQ.OptionLines())
+		golds[texts[0]] = evidence.ParseGold(q.Evidence, evidence.Options{})
+	}
+	return func(query, text string) float64 {
+		if g := golds[query]; g != nil && !g.Empty() {
+			return g.Score([]string{text}).RecallAt(1)
+		}
+		return 0
+	}
 }
 
 // sampleRuns evaluates the evidence reader on testdata/elaipbench/sample.jsonl
@@ -149,8 +178,18 @@ func sampleRuns(t *testing.T, root string) []string {
 		o := open(s.passage)
 		cfg := run.Config{Bench: "elaipbench", Data: data, Model: "evidence-reader", Modes: s.modes, Runs: 1, Concurrency: 2,
 			K: s.k, MaxPassageTokens: s.passage, Out: filepath.Join(root, s.dir), Seed: 7, Price: price}
+		opt := run.Options{Chat: evidenceReader(qs), Corpus: o.st, Index: o.ix, Questions: qs}
+		if s.rerank {
+			srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: goldFirst(qs)})
+			rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Rerank, cfg.RerankBaseURL, cfg.RerankProtocol, cfg.RerankDepth, opt.Rerank = "api", srv.BaseURL(), rr.Protocol(), 40, rr
+		}
 		cfg.Defaults(nil)
-		if _, err := run.Run(context.Background(), run.Options{Config: cfg, Chat: evidenceReader(qs), Corpus: o.st, Index: o.ix, Questions: qs}); err != nil {
+		opt.Config = cfg
+		if _, err := run.Run(context.Background(), opt); err != nil {
 			t.Fatalf("%s: %v", s.dir, err)
 		}
 		dirs = append(dirs, cfg.Out)
@@ -187,7 +226,8 @@ func TestFrontierSample(t *testing.T) {
 
 	wantLabels := []string{"closed-book", "full", "bm25 k=5 passage=512", "full+bm25 k=5 passage=512", "oracle",
 		"bm25 k=1 passage=512", "bm25 k=3 passage=512", "bm25 k=3 passage=128", "bm25 k=5 passage=128", "bm25 k=10 passage=128",
-		"bm25 k=20 passage=128", "bm25 k=10 passage=256", "bm25 k=8 passage=512"}
+		"bm25 k=20 passage=128", "bm25 k=10 passage=256", "bm25 k=8 passage=512",
+		"bm25 k=5 passage=128 rerank=api depth=40", "self-route k=5 passage=128 rerank=api depth=40"}
 	var labels []string
 	byLabel := map[string]fpoint{}
 	for i, p := range b.Points {
@@ -224,6 +264,11 @@ func TestFrontierSample(t *testing.T) {
 	}
 	if a := byLabel["closed-book"].Acc; a > 0.1 {
 		t.Errorf("closed-book accuracy %v, want about 0", a)
+	}
+	// Issue 16's aim, end to end: self-route over reranked passages is as
+	// accurate as the paper for at most 60% of its prompt tokens.
+	if sr, full := byLabel["self-route k=5 passage=128 rerank=api depth=40"], byLabel["full"]; sr.Acc != full.Acc || sr.Tokens > 0.6*full.Tokens {
+		t.Errorf("self-route (reranked): accuracy %v at %.0f tokens; full %v at %.0f", sr.Acc, sr.Tokens, full.Acc, full.Tokens)
 	}
 
 	// The frontier: closed-book is the cheapest prompt, so on it; the
