@@ -14,11 +14,10 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/reranktest"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/index"
 	"github.com/paperlens/paperlens/retrieve/rerank"
@@ -103,22 +102,6 @@ var sampleSettings = []sampleSetting{
 	{"p128-k5-rerank", 128, 5, []string{"bm25", "self-route"}, true},
 }
 
-// goldFirst scores a passage by the share of its question's gold evidence
-// it holds, the question known by its retrieval query (stem and options).
-func goldFirst(qs []bench.Question) func(query, text string) float64 {
-	golds := map[string]*evidence.Gold{}
-	for _, q := range qs {
-		texts, _ := retrieve.QueryTexts(retrieve.FormFull, q.MCQ.Stem, q.MCQ.OptionLines())
-		golds[texts[0]] = evidence.ParseGold(q.Evidence, evidence.Options{})
-	}
-	return func(query, text string) float64 {
-		if g := golds[query]; g != nil && !g.Empty() {
-			return g.Score([]string{text}).RecallAt(1)
-		}
-		return 0
-	}
-}
-
 // sampleRuns evaluates the evidence reader on testdata/elaipbench/sample.jsonl
 // in every sampleSettings entry, each into root/<dir>, and returns the
 // folders. A corpus home per passage size holds the papers chunked so.
@@ -141,31 +124,7 @@ func sampleRuns(t *testing.T, root string) []string {
 		if o, ok := homes[passage]; ok {
 			return o
 		}
-		home := t.TempDir()
-		st, err := corpus.Open(home, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		var texts []ingest.Text
-		seen := map[string]bool{}
-		for _, q := range qs {
-			if !seen[q.PaperID] {
-				seen[q.PaperID] = true
-				texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
-			}
-		}
-		if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: passage}, func(ingest.Result) {}); err != nil {
-			t.Fatal(err)
-		}
-		ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
-		if _, err := ix.Update(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		st, ix := sampletest.Home(t, qs, passage)
 		homes[passage] = opened{st, ix}
 		return homes[passage]
 	}
@@ -180,7 +139,7 @@ func sampleRuns(t *testing.T, root string) []string {
 			K: s.k, MaxPassageTokens: s.passage, Out: filepath.Join(root, s.dir), Seed: 7, Price: price}
 		opt := run.Options{Chat: evidenceReader(qs), Corpus: o.st, Index: o.ix, Questions: qs}
 		if s.rerank {
-			srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: goldFirst(qs)})
+			srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
 			rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
 			if err != nil {
 				t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/reranktest"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/rerank"
@@ -117,7 +118,7 @@ func TestSelfRouteUnderEvidenceReader(t *testing.T) {
 			}
 			opt := Options{Config: cfg, Chat: evidenceReader(qs), Corpus: st, Index: ix, Questions: qs}
 			if c.rerank {
-				srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: goldFirst(qs)})
+				srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
 				rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
 				if err != nil {
 					t.Fatal(err)
