@@ -11,8 +11,7 @@ import (
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/internal/reranktest"
-	"github.com/paperlens/paperlens/retrieve"
-	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/internal/sampletest"
 )
 
 // goldFirstScore stands in for a cross-encoder that knows the answer: a
@@ -22,17 +21,7 @@ func goldFirstScore(t *testing.T, data string) func(query, text string) float64 
 	if err != nil {
 		t.Fatal(err)
 	}
-	golds := map[string]*evidence.Gold{}
-	for _, q := range qs {
-		texts, _ := retrieve.QueryTexts(retrieve.FormFull, q.MCQ.Stem, q.MCQ.OptionLines())
-		golds[texts[0]] = evidence.ParseGold(q.Evidence, evidence.Options{})
-	}
-	return func(query, text string) float64 {
-		if g := golds[query]; g != nil && !g.Empty() {
-			return g.Score([]string{text}).RecallAt(1)
-		}
-		return 0
-	}
+	return sampletest.GoldFirst(qs)
 }
 
 func retrievalRow(t *testing.T, out, label string) map[string]float64 {

@@ -25,6 +25,11 @@ type Snippet struct {
 	Score   float64 `json:"score"`
 	Ordinal int     `json:"ordinal"` // place in the paper, for document order; -1 when not from it
 	Text    string  `json:"text"`
+	// Cut marks text cut at a token budget (a web page), which may start
+	// or end mid-sentence: Fit drops such fragments. A passage is whole
+	// sentences by construction, and its last line may be a table row or
+	// a heading with no final punctuation, which must stay.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Order of snippets in the prompt.
@@ -93,9 +98,10 @@ func splitSentences(s string) []span {
 
 // Normalize collapses whitespace and trims a snippet to whole sentences: a
 // leading fragment (starting mid-sentence in lower case) and a trailing one
-// without final punctuation are dropped when whole sentences remain.
+// without final punctuation are dropped when whole sentences remain. Fit
+// trims only snippets marked Cut.
 func Normalize(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = collapse(s)
 	spans := splitSentences(s)
 	if len(spans) <= 1 {
 		return s
@@ -119,7 +125,11 @@ func Fit(in Input) Output {
 	snips := make([]Snippet, len(in.Snippets))
 	copy(snips, in.Snippets)
 	for i := range snips {
-		snips[i].Text = Normalize(snips[i].Text)
+		if snips[i].Cut {
+			snips[i].Text = Normalize(snips[i].Text)
+		} else {
+			snips[i].Text = collapse(snips[i].Text)
+		}
 	}
 	if in.Order == ByDocument {
 		sort.SliceStable(snips, func(i, j int) bool { return snips[i].Ordinal < snips[j].Ordinal })
@@ -222,3 +232,6 @@ func cutMiddle(text string, n, room int) (head, tail string, removed int) {
 	head, tail = strings.TrimSpace(text[:headEnd]), strings.TrimSpace(text[tailStart:])
 	return head, tail, n - tokens.Count(head) - tokens.Count(tail)
 }
+
+// collapse joins a text's words with single spaces.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

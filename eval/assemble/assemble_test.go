@@ -98,3 +98,21 @@ func TestFitImpossible(t *testing.T) {
 		t.Fatalf("nothing cut: %+v", out)
 	}
 }
+
+// A passage keeps its last line when it has no final punctuation (a table
+// row, a heading): the chunker cut it at a sentence boundary. Web text cut
+// at a token budget loses its fragments.
+func TestFitTrimsOnlyCutText(t *testing.T) {
+	table := "Results are in the table below.\nmodel\tacc\nours\t91.2 |"
+	in := Input{Snippets: []Snippet{
+		{ID: "p#1", Rank: 1, Ordinal: 1, Text: table},
+		{ID: "https://example.org/page", Rank: 2, Ordinal: -1, Cut: true, Text: "the end of a sentence. A whole one. And a cut"},
+	}, Available: 1000}
+	out := Fit(in)
+	if got, want := out.Snippets[0].Text, "Results are in the table below. model acc ours 91.2 |"; got != want {
+		t.Errorf("passage %q, want %q", got, want)
+	}
+	if got, want := out.Snippets[1].Text, "A whole one."; got != want {
+		t.Errorf("web text %q, want %q", got, want)
+	}
+}

@@ -1,11 +1,11 @@
 package inspector
 
 import (
-	"math"
 	"net/http"
 	"path/filepath"
 
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/stats"
 )
 
 type modeRow struct {
@@ -40,19 +40,6 @@ type indexData struct {
 	Runs  []runView
 }
 
-// wilson is the 95% Wilson score interval of a proportion over n items.
-func wilson(p float64, n int) (float64, float64) {
-	if n == 0 {
-		return 0, 0
-	}
-	const z = 1.959964
-	nf := float64(n)
-	d := 1 + z*z/nf
-	c := (p + z*z/(2*nf)) / d
-	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
-	return math.Max(0, c-h), math.Min(1, c+h)
-}
-
 func summaryRows(r *Run) []modeRow {
 	eff := map[string]run.Effect{}
 	for _, e := range r.Summary.Effects {
@@ -69,7 +56,7 @@ func summaryRows(r *Run) []modeRow {
 			Miss: st.MissRate, Tokens: st.PromptTokens, Trunc: st.TruncatedShare, RougeL: st.RougeL,
 			IsBaseline: m == r.Summary.Baseline, HasScored: st.N > 0,
 			Cut: st.Truncated, PerQ: run.TokensPerQuestion(st), Cost: run.CostText(st.CostUSD)}
-		row.Lo, row.Hi = wilson(st.Accuracy, st.N)
+		row.Lo, row.Hi = stats.Wilson(st.Accuracy, st.N)
 		if e, ok := eff[m]; ok && e.N > 0 { // nothing paired: no effect to show
 			row.HasEffect, row.Diff, row.DLo, row.DHi, row.P = true, e.Diff, e.Lo, e.Hi, e.PValue
 		}

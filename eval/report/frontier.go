@@ -167,21 +167,6 @@ type frontierBlock struct {
 	CostChart      *chart
 }
 
-// wilson is the 95% Wilson score interval of a proportion over n items,
-// the interval the inspector gives each mode's accuracy: unlike p ± 1.96
-// standard errors it stays inside [0, 1] and is not empty at 0% or 100%.
-func wilson(p float64, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959964
-	nf := float64(n)
-	d := 1 + z*z/nf
-	c := (p + z*z/(2*nf)) / d
-	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
-	return math.Max(0, c-h), math.Min(1, c+h)
-}
-
 // pareto marks the points on the frontier of cost x against accuracy y:
 // those no other point dominates, domination being ≤ cost and ≥ accuracy
 // with at least one strict. Equal points do not dominate each other, so
@@ -402,7 +387,7 @@ func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skip
 				skipped++
 				continue
 			}
-			p.Lo, p.Hi = wilson(p.Acc, p.N)
+			p.Lo, p.Hi = stats.Wilson(p.Acc, p.N)
 			if ms.CostUSD != nil && ms.Records > 0 {
 				p.Cost, p.HasCost = *ms.CostUSD/float64(ms.Records), true
 				p.CostS = costText(p.Cost)
@@ -434,8 +419,9 @@ func (b frontierBlock) TokensNote() string {
 }
 
 // labelPoints names each point by its mode and the settings that differ
-// between the model's plotted runs, among those that matter to the mode;
-// points that still share a label get their folder added.
+// between the model's plotted runs, among those that matter to the mode
+// and are not at their default; points that still share a label get their
+// folder added.
 func labelPoints(pts []fpoint, vals map[int]map[string]string) {
 	applies := func(f labelField, m string) bool {
 		spec, ok := mode.Lookup(m)
@@ -457,8 +443,10 @@ func labelPoints(pts []fpoint, vals map[int]map[string]string) {
 	for i := range pts {
 		parts := []string{pts[i].Mode}
 		for _, f := range vary {
-			if applies(f, pts[i].Mode) {
-				parts = append(parts, f.name+"="+f.value(vals[pts[i].run]))
+			// A setting left at its default (rerank none, expand 0) is
+			// not named: "bm25 k=5" beside "bm25 k=5 rerank=api".
+			if v := f.value(vals[pts[i].run]); applies(f, pts[i].Mode) && (f.absent == "" || v != f.absent) {
+				parts = append(parts, f.name+"="+v)
 			}
 		}
 		pts[i].Label = strings.Join(parts, " ")

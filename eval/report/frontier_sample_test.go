@@ -14,11 +14,13 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/reranktest"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // passageMark opens a passage in the RAG prompt templates (as in
@@ -56,6 +58,11 @@ func evidenceReader(qs []bench.Question) model.Chat {
 			if g.Score(parts).CompleteAt(len(parts)) == 1 {
 				return reply("Answer: " + q.Answer)
 			}
+			// Self-route's first call asks it to say when the passages
+			// do not suffice.
+			if strings.Contains(p, `write "unanswerable"`) {
+				return reply("Unanswerable.")
+			}
 			for _, l := range q.MCQ.Letters() {
 				if string(l) != q.Answer {
 					return reply("Answer: " + string(l))
@@ -73,21 +80,26 @@ type sampleSetting struct {
 	passage int
 	k       int
 	modes   []string
+	// rerank reranks bm25's top 40 with a cross-encoder double that
+	// scores passages by the gold evidence they hold: what a strong
+	// reranker approaches.
+	rerank bool
 }
 
 // sampleSettings are the runs of the frontier figure: closed-book, full
 // and the ceiling once, bm25 at several k over 512- and 128-token
 // passages.
 var sampleSettings = []sampleSetting{
-	{"p512-k5", 512, 5, []string{"closed-book", "full", "bm25", "full+bm25", "oracle"}},
-	{"p512-k1", 512, 1, []string{"bm25"}},
-	{"p512-k3", 512, 3, []string{"bm25"}},
-	{"p128-k3", 128, 3, []string{"bm25"}},
-	{"p128-k5", 128, 5, []string{"bm25"}},
-	{"p128-k10", 128, 10, []string{"bm25"}},
-	{"p128-k20", 128, 20, []string{"bm25"}},
-	{"p256-k10", 256, 10, []string{"bm25"}},
-	{"p512-k8", 512, 8, []string{"bm25"}},
+	{"p512-k5", 512, 5, []string{"closed-book", "full", "bm25", "full+bm25", "oracle"}, false},
+	{"p512-k1", 512, 1, []string{"bm25"}, false},
+	{"p512-k3", 512, 3, []string{"bm25"}, false},
+	{"p128-k3", 128, 3, []string{"bm25"}, false},
+	{"p128-k5", 128, 5, []string{"bm25"}, false},
+	{"p128-k10", 128, 10, []string{"bm25"}, false},
+	{"p128-k20", 128, 20, []string{"bm25"}, false},
+	{"p256-k10", 256, 10, []string{"bm25"}, false},
+	{"p512-k8", 512, 8, []string{"bm25"}, false},
+	{"p128-k5-rerank", 128, 5, []string{"bm25", "self-route"}, true},
 }
 
 // sampleRuns evaluates the evidence reader on testdata/elaipbench/sample.jsonl
@@ -112,31 +124,7 @@ func sampleRuns(t *testing.T, root string) []string {
 		if o, ok := homes[passage]; ok {
 			return o
 		}
-		home := t.TempDir()
-		st, err := corpus.Open(home, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		var texts []ingest.Text
-		seen := map[string]bool{}
-		for _, q := range qs {
-			if !seen[q.PaperID] {
-				seen[q.PaperID] = true
-				texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
-			}
-		}
-		if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: passage}, func(ingest.Result) {}); err != nil {
-			t.Fatal(err)
-		}
-		ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
-		if _, err := ix.Update(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		st, ix := sampletest.Home(t, qs, passage)
 		homes[passage] = opened{st, ix}
 		return homes[passage]
 	}
@@ -149,8 +137,18 @@ func sampleRuns(t *testing.T, root string) []string {
 		o := open(s.passage)
 		cfg := run.Config{Bench: "elaipbench", Data: data, Model: "evidence-reader", Modes: s.modes, Runs: 1, Concurrency: 2,
 			K: s.k, MaxPassageTokens: s.passage, Out: filepath.Join(root, s.dir), Seed: 7, Price: price}
+		opt := run.Options{Chat: evidenceReader(qs), Corpus: o.st, Index: o.ix, Questions: qs}
+		if s.rerank {
+			srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
+			rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Rerank, cfg.RerankBaseURL, cfg.RerankProtocol, cfg.RerankDepth, opt.Rerank = "api", srv.BaseURL(), rr.Protocol(), 40, rr
+		}
 		cfg.Defaults(nil)
-		if _, err := run.Run(context.Background(), run.Options{Config: cfg, Chat: evidenceReader(qs), Corpus: o.st, Index: o.ix, Questions: qs}); err != nil {
+		opt.Config = cfg
+		if _, err := run.Run(context.Background(), opt); err != nil {
 			t.Fatalf("%s: %v", s.dir, err)
 		}
 		dirs = append(dirs, cfg.Out)
@@ -187,7 +185,8 @@ func TestFrontierSample(t *testing.T) {
 
 	wantLabels := []string{"closed-book", "full", "bm25 k=5 passage=512", "full+bm25 k=5 passage=512", "oracle",
 		"bm25 k=1 passage=512", "bm25 k=3 passage=512", "bm25 k=3 passage=128", "bm25 k=5 passage=128", "bm25 k=10 passage=128",
-		"bm25 k=20 passage=128", "bm25 k=10 passage=256", "bm25 k=8 passage=512"}
+		"bm25 k=20 passage=128", "bm25 k=10 passage=256", "bm25 k=8 passage=512",
+		"bm25 k=5 passage=128 rerank=api depth=40", "self-route k=5 passage=128 rerank=api depth=40"}
 	var labels []string
 	byLabel := map[string]fpoint{}
 	for i, p := range b.Points {
@@ -224,6 +223,11 @@ func TestFrontierSample(t *testing.T) {
 	}
 	if a := byLabel["closed-book"].Acc; a > 0.1 {
 		t.Errorf("closed-book accuracy %v, want about 0", a)
+	}
+	// Issue 16's aim, end to end: self-route over reranked passages is as
+	// accurate as the paper for at most 60% of its prompt tokens.
+	if sr, full := byLabel["self-route k=5 passage=128 rerank=api depth=40"], byLabel["full"]; sr.Acc != full.Acc || sr.Tokens > 0.6*full.Tokens {
+		t.Errorf("self-route (reranked): accuracy %v at %.0f tokens; full %v at %.0f", sr.Acc, sr.Tokens, full.Acc, full.Tokens)
 	}
 
 	// The frontier: closed-book is the cheapest prompt, so on it; the

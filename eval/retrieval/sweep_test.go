@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/bench"
-	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
@@ -19,35 +18,8 @@ import (
 // passages of maxTokens and indexes them.
 func sampleHome(t testing.TB, maxTokens int) ([]bench.Question, *corpus.Store, *index.Index) {
 	t.Helper()
-	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	st, err := corpus.Open(home, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var texts []ingest.Text
-	seen := map[string]bool{}
-	for _, q := range qs {
-		if !seen[q.PaperID] {
-			seen[q.PaperID] = true
-			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
-		}
-	}
-	if failed, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: maxTokens}, func(ingest.Result) {}); err != nil || failed > 0 {
-		t.Fatalf("ingest: %d %v", failed, err)
-	}
-	ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	qs := sampletest.Questions(t)
+	st, ix := sampletest.Home(t, qs, maxTokens)
 	return qs, st, ix
 }
 

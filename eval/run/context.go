@@ -302,7 +302,7 @@ func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.
 			out.web = append(out.web, WebItem{URL: d.URL, Title: d.Title, Rank: d.Rank, Tokens: d.Tokens, Status: d.Status})
 			if usable {
 				n := len(snips) + 1
-				snips = append(snips, assemble.Snippet{ID: d.URL, Rank: n, Ordinal: -1, Text: d.Text})
+				snips = append(snips, assemble.Snippet{ID: d.URL, Rank: n, Ordinal: -1, Text: d.Text, Cut: true})
 				out.context = append(out.context, ContextItem{PassageID: d.URL, Rank: n, Retriever: "web"})
 			}
 		}

@@ -5,29 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/internal/reranktest"
-	"github.com/paperlens/paperlens/retrieve"
-	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
-
-// goldFirst stands in for a cross-encoder that knows the answer: a passage
-// scores the share of its question's gold evidence it covers. The query it
-// is given is the question whole (stem and options).
-func goldFirst(qs []bench.Question) func(query, text string) float64 {
-	golds := map[string]*evidence.Gold{}
-	for _, q := range qs {
-		texts, _ := retrieve.QueryTexts(retrieve.FormFull, q.MCQ.Stem, q.MCQ.OptionLines())
-		golds[texts[0]] = evidence.ParseGold(q.Evidence, evidence.Options{})
-	}
-	return func(query, text string) float64 {
-		if g := golds[query]; g != nil && !g.Empty() {
-			return g.Score([]string{text}).RecallAt(1)
-		}
-		return 0
-	}
-}
 
 // Under the evidence reader (right exactly when the context holds all the
 // gold evidence), reranking BM25's top 30 with a gold-first double raises
@@ -35,7 +16,7 @@ func goldFirst(qs []bench.Question) func(query, text string) float64 {
 // another.
 func TestRerankInRun(t *testing.T) {
 	qs, st, ix := fixture(t)
-	srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: goldFirst(qs)})
+	srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
 	rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
@@ -31,35 +31,8 @@ func fixture(t testing.TB) ([]bench.Question, *corpus.Store, *index.Index) {
 // fixtureSized is fixture with passages of at most passageTokens tokens.
 func fixtureSized(t testing.TB, passageTokens int) ([]bench.Question, *corpus.Store, *index.Index) {
 	t.Helper()
-	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	st, err := corpus.Open(home, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var texts []ingest.Text
-	seen := map[string]bool{}
-	for _, q := range qs {
-		if !seen[q.PaperID] {
-			seen[q.PaperID] = true
-			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
-		}
-	}
-	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: passageTokens}, func(ingest.Result) {}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	qs := sampletest.Questions(t)
+	st, ix := sampletest.Home(t, qs, passageTokens)
 	return qs, st, ix
 }
 

@@ -159,3 +159,18 @@ func Compare(a, b []bool, resamples int, seed uint64) Paired {
 	b01, b10, p := McNemar(a, b)
 	return Paired{N: len(a), Diff: diff, Lo: lo, Hi: hi, PValue: p, B10: b10, B01: b01}
 }
+
+// Wilson is the 95% Wilson score interval of a proportion p over n items:
+// unlike p ± 1.96 standard errors it stays inside [0, 1] and is not empty
+// at 0% or 100%. With no items it is [0, 1]: nothing is known.
+func Wilson(p float64, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959964
+	nf := float64(n)
+	d := 1 + z*z/nf
+	c := (p + z*z/(2*nf)) / d
+	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
+	return math.Max(0, c-h), math.Min(1, c+h)
+}

@@ -181,3 +181,25 @@ func TestCompare(t *testing.T) {
 		t.Fatal("empty String")
 	}
 }
+
+func TestWilson(t *testing.T) {
+	cases := []struct {
+		p      float64
+		n      int
+		lo, hi float64
+	}{
+		// Agresti & Coull (1998) and any statistics package: 0.9 of 100
+		// gives [0.8256, 0.9448]; 0 of 10 gives [0, 0.2775].
+		{0.9, 100, 0.8256, 0.9448},
+		{0, 10, 0, 0.2775},
+		{1, 20, 0.8389, 1},
+		{0.5, 1, 0.0546, 0.9454},
+		{0, 0, 0, 1}, // nothing scored: nothing known
+	}
+	for _, c := range cases {
+		lo, hi := Wilson(c.p, c.n)
+		if math.Abs(lo-c.lo) > 5e-4 || math.Abs(hi-c.hi) > 5e-4 {
+			t.Errorf("Wilson(%v, %d) = [%.4f, %.4f], want [%.4f, %.4f]", c.p, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+}

@@ -14,11 +14,10 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/httpx"
 	"github.com/paperlens/paperlens/internal/modeltest"
 	"github.com/paperlens/paperlens/internal/reranktest"
+	"github.com/paperlens/paperlens/internal/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
@@ -30,35 +29,8 @@ import (
 // (0: 512, as the commands do by default).
 func sample(t testing.TB, maxTokens int) ([]bench.Question, *index.Index) {
 	t.Helper()
-	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	st, err := corpus.Open(home, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var texts []ingest.Text
-	seen := map[string]bool{}
-	for _, q := range qs {
-		if !seen[q.PaperID] {
-			seen[q.PaperID] = true
-			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
-		}
-	}
-	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{MaxTokens: maxTokens}, func(ingest.Result) {}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Open(context.Background(), index.Config{Home: home}, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	qs := sampletest.Questions(t)
+	_, ix := sampletest.Home(t, qs, maxTokens)
 	return qs, ix
 }
 
