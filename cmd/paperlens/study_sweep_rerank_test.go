@@ -252,8 +252,11 @@ func TestStudySweepRerankLLM(t *testing.T) {
 			t.Fatal(err)
 		}
 		ms := sum.ByMode[cfg.Modes[0]]
+		if ms.RerankTokens == nil || ms.RerankTokens.Prompt == 0 {
+			t.Errorf("%s: the summary counts no reranker tokens", filepath.Base(d))
+		}
 		if cfg.Order == "score" {
-			scoreOrderTokens = ms.PromptTokens
+			scoreOrderTokens = ms.PromptTokens + float64(ms.RerankTokens.Prompt)/float64(ms.Records)
 		}
 		t.Logf("%s (order %s): accuracy %.3f over %d, prompt tokens %.0f; full %.3f over %d, %.0f prompt tokens (%.1f%%)",
 			label, cfg.Order, ms.Accuracy, ms.N, ms.PromptTokens, full.Accuracy, full.N, full.PromptTokens, 100*ms.PromptTokens/full.PromptTokens)
@@ -273,9 +276,10 @@ func TestStudySweepRerankLLM(t *testing.T) {
 		t.Errorf("matches full with %s, order %s, at %s%% of its prompt tokens; want %s, order score, at %s%%", m[3], m[4], m[5], chosen, want)
 	}
 
-	// The reranker's own prompts are not in the answer's prompt_tokens:
-	// measure them by running the chosen configuration again in a fresh
-	// folder and counting the RankGPT windows the server was sent.
+	// The reranker's own prompts are counted apart from the answer's:
+	// run the chosen configuration again in a fresh folder, count the
+	// RankGPT windows the server was sent and the prompt tokens it
+	// reported for them, and find them in the summary's rerank_tokens.
 	cfg, err := run.Dir(chosenDirs[0]).ReadConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -298,9 +302,20 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	if ms.Accuracy != full.Accuracy || calls == 0 {
 		t.Errorf("%s again: accuracy %.3f (full %.3f), %d rerank calls", chosen, ms.Accuracy, full.Accuracy, calls)
 	}
+	reported := 0 // what the double's usage said of those windows
+	for _, r := range srv.Requests()[studyCalls:] {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "RankGPT") {
+			for _, m := range r.Messages {
+				reported += modeltest.Tokens(m.Content)
+			}
+		}
+	}
+	if ms.RerankTokens == nil || ms.RerankTokens.Prompt != reported {
+		t.Errorf("summary rerank tokens %+v; the server reported %d prompt tokens for %d windows", ms.RerankTokens, reported, calls)
+	}
 	n := float64(ms.N)
 	t.Logf("%s: the LLM reranker sent %d RankGPT windows, %.1f per question, %.0f prompt tokens per question (cl100k, messages only), "+
-		"not counted in the answer's %.0f prompt tokens; answer + rerank = %.0f, %.1f%% of full's %.0f",
+		"beside the answer's %.0f prompt tokens; answer + rerank = %.0f, %.1f%% of full's %.0f",
 		chosen, calls, float64(calls)/n, float64(toks)/n, ms.PromptTokens, ms.PromptTokens+float64(toks)/n,
 		100*(ms.PromptTokens+float64(toks)/n)/full.PromptTokens, full.PromptTokens)
 }

@@ -36,7 +36,7 @@ const frontierNote = "Per model, one point per run and mode: accuracy with its 9
 	"and it is the interval of section 2. Two runs that cannot be paired question by question (other data, no records) " +
 	"fall back to the point's accuracy being at least the lower end of full's Wilson interval. " +
 	"oracle reads the gold evidence, which no configuration can: it is drawn in grey, off the frontier. " +
-	"Labels name the mode and the settings that differ between the model's runs."
+	"Labels name the mode and the settings that differ between the model's runs. With --rerank llm a point's tokens and cost include what the reranker read (each question once, spread over its runs): reranking is part of what the context cost."
 
 // labelField is a config.json member that tells one configuration of a
 // model from another. It is named by its JSON key, not a Go field, so a
@@ -133,6 +133,7 @@ type fpoint struct {
 	N                int     // questions scored
 	Tokens           float64 // mean prompt tokens per question
 	Server           bool    // Tokens is the server's count
+	Reranked         bool    // Tokens include the LLM reranker's prompts
 	Cost             float64 // mean US$ per question (per record)
 	HasCost          bool
 	// Frontier and CostFrontier: no other point of the model has ≥
@@ -386,6 +387,12 @@ func frontierPoints(runs []Run, idx []int) (pts []fpoint, src tokenSources, skip
 			default:
 				skipped++
 				continue
+			}
+			if rt := ms.RerankTokens; rt != nil && ms.Records > 0 {
+				// What the LLM reranker read is paid like the answer's
+				// prompt: each question once, spread over its records.
+				p.Tokens += float64(rt.Prompt) / float64(ms.Records)
+				p.Reranked = true
 			}
 			p.Lo, p.Hi = stats.Wilson(p.Acc, p.N)
 			if ms.CostUSD != nil && ms.Records > 0 {

@@ -60,6 +60,8 @@ type builder struct {
 	mu        sync.Mutex
 	papers    map[string]paperInfo
 	retrieved map[string][]retrieve.Hit
+	// reranked is what reranking each retrieval used (by the same key).
+	reranked map[string]model.Usage
 	// builds caches each question's prompt per mode: it does not depend on
 	// the run, so repeated runs reuse it.
 	builds map[string]built
@@ -84,6 +86,9 @@ type built struct {
 	snippets  []string // texts of the retrieved passages, for IR and inspection
 	hits      []retrieve.Hit
 	web       []WebItem
+	// rerank is what an LLM reranker's calls used to order the passages
+	// (zero without one, or with a cross-encoder, which bills no tokens).
+	rerank model.Usage
 	// full is self-route's second prompt, the whole paper, sent when the
 	// model replies that the passages (messages) do not suffice.
 	full *built
@@ -146,14 +151,28 @@ func (b *builder) retrieve(ctx context.Context, q bench.Question, name string) (
 		query = strings.TrimSpace(stem + "\n" + strings.Join(opts, "\n"))
 	}
 	r = rerank.Wrap(r, b.rr, b.cfg.RerankDepth)
-	hits, err := r.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
+	var used rerank.Usage
+	hits, err := r.Search(rerank.CountUsage(ctx, &used), retrieve.Query{Text: query, PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
 	if err != nil {
 		return nil, fmt.Errorf("retrieve (%s): %w", name, err)
 	}
 	b.mu.Lock()
 	b.retrieved[cacheKey] = hits
+	if u := used.Total(); u != (model.Usage{}) {
+		if b.reranked == nil {
+			b.reranked = map[string]model.Usage{}
+		}
+		b.reranked[cacheKey] = u
+	}
 	b.mu.Unlock()
 	return hits, nil
+}
+
+// rerankUsage is what reranking a question's retrieval by name used.
+func (b *builder) rerankUsage(q bench.Question, name string) model.Usage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reranked[q.ID+"\x00"+name]
 }
 
 func (b *builder) questionTemplate() string {
@@ -325,6 +344,7 @@ func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.
 		if err != nil {
 			return out, err
 		}
+		out.rerank = b.rerankUsage(q, spec.Retriever)
 		p := b.paper(q.PaperID)
 		room := 0
 		if b.cfg.Expand > 0 {

@@ -82,6 +82,11 @@ type Record struct {
 	// Cited are the passage ids the answer cites ([p3] for passage
 	// paper#3), only those that were in its context, in citing order.
 	Cited []string `json:"cited,omitempty"`
+	// RerankUsage is what the LLM reranker (--rerank llm) used to order
+	// this question's passages for this mode. A question is reranked once
+	// for all its runs, so only the first run's record carries it; Usage
+	// does not include it (the reranker may be another model).
+	RerankUsage *model.Usage `json:"rerank_usage,omitempty"`
 }
 
 // RouteCall is one of self-route's calls (fixed JSON).

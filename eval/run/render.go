@@ -110,6 +110,13 @@ func Markdown(s Summary) string {
 				m, r[RouteRAG], r[RouteRAG]+r[RouteFull], r[RouteFull])
 		}
 	}
+	for _, m := range s.Modes {
+		if rt := s.ByMode[m].RerankTokens; rt != nil && s.ByMode[m].Records > 0 {
+			q := max(1, s.ByMode[m].Records/max(1, s.Runs))
+			fmt.Fprintf(&b, "\n%s: the LLM reranker used %d prompt and %d completion tokens, %.0f prompt tokens per question (once per question, not per run); they are not in the tokens above, and are in the cost.\n",
+				m, rt.Prompt, rt.Completion, float64(rt.Prompt)/float64(q))
+		}
+	}
 	if len(s.Effects) > 0 {
 		markdownEffects(&b, s)
 	}

@@ -440,6 +440,9 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 	}()
 	bt, err := b.build(ctx, q, name)
 	r.Context, r.PromptTokens, r.TruncatedTokens, r.Cuts, r.Recall, r.Web = bt.context, bt.tokens, bt.truncated, bt.cuts, bt.recall, bt.web
+	if u := bt.rerank; u != (model.Usage{}) && run == 1 {
+		r.RerankUsage = &u
+	}
 	if r.Context == nil {
 		r.Context = []ContextItem{}
 	}

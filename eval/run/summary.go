@@ -47,7 +47,12 @@ type ModeStats struct {
 	// Tokens / Records).
 	Tokens  Tokens `json:"tokens"`
 	Records int    `json:"records"`
-	// CostUSD is Tokens at --price; absent without one.
+	// RerankTokens are what the LLM reranker used for this mode's
+	// questions (each question once, not once per run); absent without
+	// --rerank llm.
+	RerankTokens *Tokens `json:"rerank_tokens,omitempty"`
+	// CostUSD is Tokens, plus RerankTokens, at --price (which prices the
+	// reranker as the answering model); absent without a price.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// PromptTokens is the mean prompt size paperlens assembled
 	// (cl100k_base), which exists for offline baselines too.
@@ -180,6 +185,12 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 			}
 			ms.Tokens.add(r.Usage)
 			ms.Records++
+			if r.RerankUsage != nil {
+				if ms.RerankTokens == nil {
+					ms.RerankTokens = &Tokens{}
+				}
+				ms.RerankTokens.add(*r.RerankUsage)
+			}
 			if r.Route != "" {
 				if ms.Routes == nil {
 					ms.Routes = map[string]int{}
@@ -245,6 +256,9 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 		}
 		if cfg.Price != nil {
 			v := cfg.Price.Cost(ms.Tokens)
+			if ms.RerankTokens != nil {
+				v += cfg.Price.Cost(*ms.RerankTokens)
+			}
 			ms.CostUSD = &v
 		}
 		for f, vals := range reasonBy {

@@ -196,7 +196,11 @@ func evaluateSwept(ctx context.Context, cfg Config, model string, picked []retri
 				return out, fmt.Errorf("%s order %s: %w", row.Label(), o, err)
 			}
 			ms := r.Summary.ByMode[c.Mode()]
-			out = append(out, SweptRun{Config1: c, Dir: r.Dir, Accuracy: ms.Accuracy, PromptTokens: ms.PromptTokens})
+			sr := SweptRun{Config1: c, Dir: r.Dir, Accuracy: ms.Accuracy, PromptTokens: ms.PromptTokens}
+			if rt := ms.RerankTokens; rt != nil && ms.Records > 0 {
+				sr.RerankTokens = float64(rt.Prompt) / float64(ms.Records)
+			}
+			out = append(out, sr)
 		}
 	}
 	return out, nil

@@ -113,7 +113,15 @@ type SweptRun struct {
 	Dir          string  `json:"dir"`
 	Accuracy     float64 `json:"accuracy"`
 	PromptTokens float64 `json:"prompt_tokens"`
+	// RerankTokens are the LLM reranker's prompt tokens per record (each
+	// question reranked once, spread over its runs): what the context
+	// cost beside the answer's prompt.
+	RerankTokens float64 `json:"rerank_tokens,omitempty"`
 }
+
+// cost is what a configuration's context cost per record: the answer's
+// prompt and the reranker's.
+func (r SweptRun) cost() float64 { return r.PromptTokens + r.RerankTokens }
 
 // Matches says whether acc is within the 95% interval of full's accuracy
 // over n answers (normal approximation): "matches full-paper accuracy".
@@ -131,14 +139,14 @@ func Matches(acc, full float64, n int) bool {
 func writeSweptReport(out io.Writer, model string, usual run.Result, runs []SweptRun) {
 	full, ok := usual.Summary.ByMode["full"]
 	fmt.Fprintf(out, "## %s: swept configurations\n\n", model)
-	fmt.Fprintln(out, "| configuration | order | complete@budget | accuracy | prompt tokens | share of full's |")
-	fmt.Fprintln(out, "|---|---|---:|---:|---:|---:|")
+	fmt.Fprintln(out, "| configuration | order | complete@budget | accuracy | prompt tokens | rerank tokens | share of full's |")
+	fmt.Fprintln(out, "|---|---|---:|---:|---:|---:|---:|")
 	for _, r := range runs {
 		share := "–"
 		if ok && full.PromptTokens > 0 {
-			share = fmt.Sprintf("%.1f%%", 100*r.PromptTokens/full.PromptTokens)
+			share = fmt.Sprintf("%.1f%%", 100*r.cost()/full.PromptTokens)
 		}
-		fmt.Fprintf(out, "| %s | %s | %.3f | %.3f | %.0f | %s |\n", r.Row.Label(), r.Order, r.Row.Complete, r.Accuracy, r.PromptTokens, share)
+		fmt.Fprintf(out, "| %s | %s | %.3f | %.3f | %.0f | %.0f | %s |\n", r.Row.Label(), r.Order, r.Row.Complete, r.Accuracy, r.PromptTokens, r.RerankTokens, share)
 	}
 	fmt.Fprintln(out)
 	if !ok || full.PromptTokens == 0 {
@@ -148,7 +156,7 @@ func writeSweptReport(out io.Writer, model string, usual run.Result, runs []Swep
 	var match *SweptRun
 	for i := range runs {
 		r := &runs[i]
-		if Matches(r.Accuracy, full.Accuracy, full.N) && (match == nil || r.PromptTokens < match.PromptTokens) {
+		if Matches(r.Accuracy, full.Accuracy, full.N) && (match == nil || r.cost() < match.cost()) {
 			match = r
 		}
 	}
@@ -156,6 +164,11 @@ func writeSweptReport(out io.Writer, model string, usual run.Result, runs []Swep
 		fmt.Fprintf(out, "No swept configuration matches full-paper accuracy (%.3f over %d answers) for %s.\n\n", full.Accuracy, full.N, model)
 		return
 	}
-	fmt.Fprintf(out, "%s matches full-paper accuracy (%.3f vs %.3f, within its 95%% interval) with %s, order %s, at %.1f%% of full's prompt tokens (%.0f vs %.0f).\n\n",
-		model, match.Accuracy, full.Accuracy, match.Row.Label(), match.Order, 100*match.PromptTokens/full.PromptTokens, match.PromptTokens, full.PromptTokens)
+	fmt.Fprintf(out, "%s matches full-paper accuracy (%.3f vs %.3f, within its 95%% interval) with %s, order %s, at %.1f%% of full's prompt tokens (%.0f vs %.0f).\n",
+		model, match.Accuracy, full.Accuracy, match.Row.Label(), match.Order, 100*match.cost()/full.PromptTokens, match.cost(), full.PromptTokens)
+	if match.RerankTokens > 0 {
+		fmt.Fprintf(out, "Of its %.0f tokens per question, %.0f are the LLM reranker's prompts: the answer alone reads %.1f%% of full's.\n",
+			match.cost(), match.RerankTokens, 100*match.PromptTokens/full.PromptTokens)
+	}
+	fmt.Fprintln(out)
 }

@@ -158,6 +158,7 @@ func (r *LLMReranker) window(ctx context.Context, query string, hits []retrieve.
 	if !resp.Cached {
 		r.stats.calls.Add(1)
 	}
+	countUsage(ctx, resp.Usage)
 	perm, named := ParseOrder(resp.Content, len(hits))
 	switch {
 	case named == 0:
