@@ -146,6 +146,7 @@ func TestOpenAIIgnoresEnvironment(t *testing.T) {
 // The fake stands in for a provider failing in each way it can; the
 // client must type each failure so WithRetry can decide.
 func TestOpenAIErrors(t *testing.T) {
+	t.Parallel() // waits on loopback faults and stalls, not on the CPU
 	status := func(code int, body string, hdr map[string]string) func(modeltest.Request) *modeltest.Fault {
 		return func(modeltest.Request) *modeltest.Fault {
 			return &modeltest.Fault{Kind: modeltest.Status, Status: code, Body: body, Header: hdr}

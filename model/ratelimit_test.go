@@ -152,6 +152,7 @@ func TestRateLimitRealTime(t *testing.T) {
 // The fake stands in for a server with 20ms latency; at most n calls may
 // be in flight.
 func TestConcurrency(t *testing.T) {
+	t.Parallel() // waits on loopback faults and stalls, not on the CPU
 	for _, n := range []int{1, 4, 16} {
 		srv := modeltest.NewServer(t, modeltest.Config{Latency: 20 * time.Millisecond})
 		var now, peak atomic.Int32

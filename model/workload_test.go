@@ -28,6 +28,7 @@ import (
 // tests beside this one); such duplicates must each match an attempt
 // timeout the client saw, and are logged.
 func TestWorkloadUnderFaults(t *testing.T) {
+	t.Parallel() // waits on loopback faults and stalls, not on the CPU
 	const questions = 400
 	cases := []struct {
 		name   string
