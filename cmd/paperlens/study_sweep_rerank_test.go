@@ -272,6 +272,10 @@ func TestStudySweepRerankLLM(t *testing.T) {
 		t.Fatalf("the report names no reranked configuration matching full:\n%s", out)
 	}
 	t.Logf("report: %s", m[0])
+	// Decided as the report's frontier decides: paired by question.
+	if !strings.Contains(out, m[0]+"\nPaired over 37 questions, its accuracy minus full's is +0.0 points") {
+		t.Errorf("the match is not decided by the paired interval:\n%s", out)
+	}
 	if want := fmt.Sprintf("%.1f", 100*scoreOrderTokens/full.PromptTokens); m[3] != chosen || m[4] != "score" || m[5] != want {
 		t.Errorf("matches full with %s, order %s, at %s%% of its prompt tokens; want %s, order score, at %s%%", m[3], m[4], m[5], chosen, want)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -226,18 +225,11 @@ func within(runs []Run, p, full fpoint) comparison {
 		}
 	}
 	if !c.Paired && dataOf(runs[p.run]) == dataOf(runs[full.run]) {
-		a, b := perQuestion(runs[full.run].Records, full.Mode), perQuestion(runs[p.run].Records, p.Mode)
-		var xa, xb []float64
-		for _, q := range slices.Sorted(maps.Keys(a)) {
-			if y, ok := b[q]; ok {
-				xa, xb = append(xa, a[q]), append(xb, y)
-			}
-		}
-		if len(xa) > 0 {
-			// Bootstrapped as the summary does: its resamples, full's
-			// run's seed, questions in a fixed (id) order.
-			c.Paired, c.N = true, len(xa)
-			c.Diff, c.Lo, c.Hi = stats.PairedBootstrap(xa, xb, stats.DefaultResamples, uint64(runs[full.run].Config.Seed)+1)
+		// Bootstrapped as the summary does: its resamples, full's run's
+		// seed, questions in a fixed (id) order.
+		a, b := run.PerQuestion(runs[full.run].Records, full.Mode), run.PerQuestion(runs[p.run].Records, p.Mode)
+		if n, d, lo, hi := run.PairedDiff(a, b, uint64(runs[full.run].Config.Seed)+1); n > 0 {
+			c.Paired, c.N, c.Diff, c.Lo, c.Hi = true, n, d, lo, hi
 		}
 	}
 	if c.Paired {
@@ -246,26 +238,6 @@ func within(runs []Run, p, full fpoint) comparison {
 		c.Within = p.Acc >= full.Lo-1e-9
 	}
 	return c
-}
-
-// perQuestion is each question's share of right answers over runs in one
-// mode, over scored records (the per-question score the summary's
-// bootstrap resamples).
-func perQuestion(recs []run.Record, m string) map[string]float64 {
-	sum, n := map[string]float64{}, map[string]float64{}
-	for _, r := range recs {
-		if r.Mode != m || !run.Scored(r) {
-			continue
-		}
-		n[r.QuestionID]++
-		if r.Correct {
-			sum[r.QuestionID]++
-		}
-	}
-	for q := range n {
-		sum[q] /= n[q]
-	}
-	return sum
 }
 
 // buildFrontier makes one block per model and dataset (accuracies over

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/paperlens/paperlens/eval/bench"
@@ -332,4 +334,42 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 		s.Effects = append(s.Effects, e)
 	}
 	return s
+}
+
+// PerQuestion is each question's share of right answers over runs in one
+// mode, over scored records: the per-question score the summary's paired
+// bootstrap resamples.
+func PerQuestion(recs []Record, mode string) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, r := range recs {
+		if r.Mode != mode || !Scored(r) {
+			continue
+		}
+		n[r.QuestionID]++
+		if r.Correct {
+			sum[r.QuestionID]++
+		}
+	}
+	for q := range n {
+		sum[q] /= n[q]
+	}
+	return sum
+}
+
+// PairedDiff pairs per-question scores of a baseline a and a treatment b
+// (PerQuestion, possibly of two runs over the same data) on the questions
+// both answered, in id order, and bootstraps b − a as the summary does with
+// seed (a run's Seed + 1). n is 0 when no question pairs.
+func PairedDiff(a, b map[string]float64, seed uint64) (n int, diff, lo, hi float64) {
+	var xa, xb []float64
+	for _, q := range slices.Sorted(maps.Keys(a)) {
+		if y, ok := b[q]; ok {
+			xa, xb = append(xa, a[q]), append(xb, y)
+		}
+	}
+	if len(xa) == 0 {
+		return 0, 0, 0, 0
+	}
+	diff, lo, hi = stats.PairedBootstrap(xa, xb, stats.DefaultResamples, seed)
+	return len(xa), diff, lo, hi
 }

@@ -123,8 +123,27 @@ type SweptRun struct {
 // prompt and the reranker's.
 func (r SweptRun) cost() float64 { return r.PromptTokens + r.RerankTokens }
 
+// matchesFull says whether a swept run matches full-paper accuracy, and
+// how that was decided. As in the report's frontier: when both runs'
+// records pair question by question, the 95% paired bootstrap interval of
+// the difference must reach 0; otherwise Matches.
+func matchesFull(usual run.Result, r SweptRun, full run.ModeStats) (bool, string) {
+	a, errA := run.Dir(usual.Dir).Records()
+	b, errB := run.Dir(r.Dir).Records()
+	cfg, errC := run.Dir(usual.Dir).ReadConfig()
+	if errA == nil && errB == nil && errC == nil && usual.Dir != "" && r.Dir != "" {
+		n, d, lo, hi := run.PairedDiff(run.PerQuestion(a, "full"), run.PerQuestion(b, r.Mode()), uint64(cfg.Seed)+1)
+		if n > 0 {
+			return hi >= -1e-9, fmt.Sprintf("Paired over %d questions, its accuracy minus full's is %+.1f points, 95%% bootstrap interval [%+.1f, %+.1f].",
+				n, 100*d, 100*lo, 100*hi)
+		}
+	}
+	return Matches(r.Accuracy, full.Accuracy, full.N), "Unpaired (no records to pair): within full's 95% interval by the normal approximation."
+}
+
 // Matches says whether acc is within the 95% interval of full's accuracy
-// over n answers (normal approximation): "matches full-paper accuracy".
+// over n answers (normal approximation): "matches full-paper accuracy"
+// when two runs cannot be paired question by question.
 func Matches(acc, full float64, n int) bool {
 	if n <= 0 {
 		return false
@@ -154,10 +173,12 @@ func writeSweptReport(out io.Writer, model string, usual run.Result, runs []Swep
 		return
 	}
 	var match *SweptRun
+	var how string
 	for i := range runs {
 		r := &runs[i]
-		if Matches(r.Accuracy, full.Accuracy, full.N) && (match == nil || r.cost() < match.cost()) {
-			match = r
+		ok, why := matchesFull(usual, *r, full)
+		if ok && (match == nil || r.cost() < match.cost()) {
+			match, how = r, why
 		}
 	}
 	if match == nil {
@@ -166,6 +187,7 @@ func writeSweptReport(out io.Writer, model string, usual run.Result, runs []Swep
 	}
 	fmt.Fprintf(out, "%s matches full-paper accuracy (%.3f vs %.3f, within its 95%% interval) with %s, order %s, at %.1f%% of full's prompt tokens (%.0f vs %.0f).\n",
 		model, match.Accuracy, full.Accuracy, match.Row.Label(), match.Order, 100*match.cost()/full.PromptTokens, match.cost(), full.PromptTokens)
+	fmt.Fprintln(out, how)
 	if match.RerankTokens > 0 {
 		fmt.Fprintf(out, "Of its %.0f tokens per question, %.0f are the LLM reranker's prompts: the answer alone reads %.1f%% of full's.\n",
 			match.cost(), match.RerankTokens, 100*match.PromptTokens/full.PromptTokens)
