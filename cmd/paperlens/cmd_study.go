@@ -109,16 +109,21 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 			if outRoot == "" {
 				outRoot = "runs"
 			}
+			// The reranker the retrieval table and the sweep score with,
+			// and the one a reranked row's eval run uses: the same model,
+			// so a row's accuracy is that of the ranking it was picked for.
+			srf, err := sweepRerankFlags(f, ms)
+			if err != nil {
+				return err
+			}
+			rr, rrCloser, err := srf.standalone(home, os.Stderr)
+			if err != nil {
+				return err
+			}
+			defer rrCloser.Close()
 			var sw *study.Sweep
 			if sweep.on {
 				homeTokens := f.cfg.MaxPassageTokens
-				// The reranker the sweep scores rows with, and the one a
-				// reranked row's eval run uses: the same model, so a row's
-				// accuracy is that of the ranking it was picked for.
-				srf, err := sweepRerankFlags(f, ms)
-				if err != nil {
-					return err
-				}
 				sw = &study.Sweep{
 					Top: sweep.top,
 					Score: func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error) {
@@ -127,11 +132,6 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 						if err != nil {
 							return retrieval.Sweep{}, err
 						}
-						rr, closer, err := srf.standalone(home, os.Stderr)
-						if err != nil {
-							return retrieval.Sweep{}, err
-						}
-						defer closer.Close()
 						sc.Rerank = sweepRerank(&srf, rr)
 						return runSweep(ctx, st, ix, f.index.config(home), homeTokens, qs, sc)
 					},
@@ -155,7 +155,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
 				Bench:     f.cfg.Bench,
 				Models:    ms,
-				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude},
+				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude, Rerank: rr, RerankDepth: srf.depth},
 				OpenIndex: func(ctx context.Context) (*corpus.Store, *index.Index, error) {
 					st, ix, _, err := openIndex(ctx, home, &f.index, false)
 					return st, ix, err
@@ -192,7 +192,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 	return cmd
 }
 
-// sweepRerankFlags resolves the study's --rerank flags for study --sweep,
+// sweepRerankFlags resolves the study's --rerank flags for its retrieval table and --sweep,
 // which scores the grid once for every model: --rerank llm asks
 // --rerank-model, else the one model studied (as eval reranks with the
 // answering model), at --rerank-base-url, else --base-url, else
@@ -210,7 +210,7 @@ func sweepRerankFlags(f evalFlags, models []string) (rerankFlags, error) {
 			}
 		}
 		if len(online) != 1 {
-			return rf, fmt.Errorf("study --sweep --rerank llm with models %s: give --rerank-model, the one chat model that orders passages for the sweep and every reranked run",
+			return rf, fmt.Errorf("study --rerank llm with models %s: give --rerank-model, the one chat model that orders passages for the retrieval table, the sweep and every reranked run",
 				strings.Join(models, ","))
 		}
 		rf.model = online[0]
