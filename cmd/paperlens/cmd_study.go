@@ -121,6 +121,14 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 				return err
 			}
 			defer rrCloser.Close()
+			// The retrieval table scores 4 retrievers x 3 query forms: a
+			// cross-encoder reranks them for little, but a chat model
+			// would be asked 12 times per question, so with --rerank llm
+			// only the sweep and the model runs rerank.
+			var tableRR rerank.Reranker
+			if srf.kind == rerank.API {
+				tableRR = rr
+			}
 			var sw *study.Sweep
 			if sweep.on {
 				homeTokens := f.cfg.MaxPassageTokens
@@ -155,7 +163,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
 				Bench:     f.cfg.Bench,
 				Models:    ms,
-				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude, Rerank: rr, RerankDepth: srf.depth},
+				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude, Rerank: tableRR, RerankDepth: srf.depth},
 				OpenIndex: func(ctx context.Context) (*corpus.Store, *index.Index, error) {
 					st, ix, _, err := openIndex(ctx, home, &f.index, false)
 					return st, ix, err

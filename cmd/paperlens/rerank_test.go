@@ -84,6 +84,13 @@ func TestRerankCommands(t *testing.T) {
 		t.Errorf("ask --rerank api: exit %d\n%s%s", code, out, errOut)
 	}
 
+	// study's retrieval table reranks with a cross-encoder.
+	out, errOut, code = paperlens(t, "study", "--home", home, "--data", data, "--model", "random", "--mode", "closed-book", "--runs", "1",
+		"--limit", "2", "--out", t.TempDir(), "--rerank", "api", "--rerank-base-url", tei.BaseURL())
+	if code != 0 || !strings.Contains(out, "bleve>api+full") {
+		t.Errorf("study --rerank api: exit %d, no reranked row in its retrieval table\n%s%s", code, out, errOut)
+	}
+
 	runDir := filepath.Join(t.TempDir(), "run")
 	_, errOut, code = paperlens(t, "eval", "--home", home, "--data", data, "--model", "ir", "--mode", "bm25", "--runs", "1",
 		"--out", runDir, "--rerank", "api", "--rerank-base-url", tei.BaseURL(), "--rerank-depth", "20")
