@@ -130,6 +130,7 @@ var sandboxCases = []cellCase{
 }
 
 func TestSandboxCells(t *testing.T) {
+	t.Parallel() // each has its own sandbox; most of the time is waiting on it
 	for _, c := range append(append([]cellCase{}, commonCases...), sandboxCases...) {
 		t.Run(c.name, func(t *testing.T) {
 			checkCase(t, newTool(t, Options{}), c)
@@ -138,6 +139,7 @@ func TestSandboxCells(t *testing.T) {
 }
 
 func TestUnsafeCells(t *testing.T) {
+	t.Parallel() // each has its own sandbox; most of the time is waiting on it
 	if _, err := os.Stat(DefaultPython); err != nil {
 		if _, err := exec.LookPath("python3"); err != nil {
 			t.Skip("no python3 here")
@@ -289,6 +291,7 @@ func TestCorruptedReply(t *testing.T) {
 // A cancelled context stops the cell and is the one case Call returns an
 // error; Close leaves no process behind.
 func TestCancelAndClose(t *testing.T) {
+	t.Parallel() // each has its own sandbox; most of the time is waiting on it
 	tool := newTool(t, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
@@ -310,6 +313,7 @@ func TestCancelAndClose(t *testing.T) {
 }
 
 func TestNumpy(t *testing.T) {
+	t.Parallel() // each has its own sandbox; most of the time is waiting on it
 	tool := newTool(t, Options{})
 	r := call(t, tool, "import numpy, scipy.linalg\nfloat(scipy.linalg.det(numpy.array([[2.0, 1.0], [1.0, 3.0]])))")
 	if r.Status != "ok" && strings.Contains(r.Text, "ModuleNotFoundError") {
@@ -338,6 +342,7 @@ func TestSandboxStartFailure(t *testing.T) {
 // A process the cell started in a session of its own dies with the
 // sandbox when the cell is killed.
 func TestKillReachesChildren(t *testing.T) {
+	t.Parallel() // each has its own sandbox; most of the time is waiting on it
 	// Room for a slow Popen on a loaded machine; the timeout is the second cell's.
 	tool := newTool(t, Options{Wall: 3 * time.Second})
 	const marker = "1234.5"
