@@ -135,8 +135,13 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 				sw = &study.Sweep{
 					Top: sweep.top,
 					Score: func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error) {
-						sc, err := sweep.config([]string{index.BM25, index.Dense, index.Hybrid},
-							[]retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}, f.index.rrfK, 0, exclude)
+						forms := []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
+						if cmd.Flags().Changed("query") {
+							// --query fixes the query form: the sweep then
+							// scores only that one.
+							forms = []retrieve.QueryForm{retrieve.QueryForm(f.cfg.QueryForm)}
+						}
+						sc, err := sweep.config([]string{index.BM25, index.Dense, index.Hybrid}, forms, f.index.rrfK, 0, exclude)
 						if err != nil {
 							return retrieval.Sweep{}, err
 						}
