@@ -134,13 +134,8 @@ func (f *rerankFlags) apply(c *run.Config) error {
 // retries, limits) when it asks the same server; otherwise it gets a stack
 // of its own, cached in dir/rerank.
 func (f *rerankFlags) forRun(c run.Config, answer model.Chat, dir string, ef *evalFlags, logw io.Writer) (rerank.Reranker, io.Closer, error) {
-	switch c.Rerank {
-	case rerank.API:
-		rr, err := f.api()
-		return rr, noClose{}, err
-	case rerank.LLM:
-	default:
-		return nil, noClose{}, nil
+	if c.Rerank != rerank.LLM {
+		return f.notLLM(c.Rerank)
 	}
 	req := model.Request{MaxTokens: rerank.DefaultReplyTokens}
 	if c.Paradigm != run.Reasoning {
@@ -203,13 +198,8 @@ func (f *rerankFlags) standalone(home string, logw io.Writer) (rerank.Reranker, 
 	if err := f.check(); err != nil {
 		return nil, nil, err
 	}
-	switch f.kind {
-	case rerank.API:
-		rr, err := f.api()
-		return rr, noClose{}, err
-	case rerank.LLM:
-	default:
-		return nil, noClose{}, nil
+	if f.kind != rerank.LLM {
+		return f.notLLM(f.kind)
 	}
 	if f.model == "" {
 		return nil, nil, fmt.Errorf("--rerank llm needs --rerank-model: the chat model that orders the passages, served at --rerank-base-url")
@@ -252,3 +242,13 @@ func (f *rerankFlags) standalone(home string, logw io.Writer) (rerank.Reranker, 
 type noClose struct{}
 
 func (noClose) Close() error { return nil }
+
+// notLLM is the reranker of a kind other than llm: the API reranker for
+// api, none otherwise.
+func (f *rerankFlags) notLLM(kind string) (rerank.Reranker, io.Closer, error) {
+	if kind == rerank.API {
+		rr, err := f.api()
+		return rr, noClose{}, err
+	}
+	return nil, noClose{}, nil
+}

@@ -642,13 +642,7 @@ func sweepOne(ctx context.Context, ui *unitIndex, r retrieve.Retriever, name str
 			row.ContextTokens += float64(tok)
 		}
 	}
-	for i := range rows {
-		if n := float64(rows[i].N); n > 0 {
-			rows[i].Complete /= n
-			rows[i].Recall /= n
-			rows[i].ContextTokens /= n
-		}
-	}
+	meanRows(rows)
 	return rows, nil
 }
 
@@ -785,13 +779,7 @@ func (ui *unitIndex) oracle(ks map[int]int, qs []bench.Question, golds []*eviden
 			row.ContextTokens += float64(tok)
 		}
 	}
-	for i := range rows {
-		if n := float64(rows[i].N); n > 0 {
-			rows[i].Complete /= n
-			rows[i].Recall /= n
-			rows[i].ContextTokens /= n
-		}
-	}
+	meanRows(rows)
 	return rows
 }
 
@@ -934,5 +922,16 @@ func (s Sweep) WriteCheapest(w io.Writer, levels []float64) {
 		}
 		fmt.Fprintf(w, "Cheapest reaching complete@budget %.2f: %s, budget %d (%.1f%% of the mean full paper), complete %.3f, %.0f context tokens%s.\n",
 			l, r.Label(), r.Budget, 100*r.BudgetShare, r.Complete, r.ContextTokens, bound)
+	}
+}
+
+// meanRows turns each row's sums over its questions into means.
+func meanRows(rows []SweepRow) {
+	for i := range rows {
+		if n := float64(rows[i].N); n > 0 {
+			rows[i].Complete /= n
+			rows[i].Recall /= n
+			rows[i].ContextTokens /= n
+		}
 	}
 }
