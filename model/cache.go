@@ -132,8 +132,8 @@ func (c *Cached) Path() string { return c.path }
 // CacheKey is the SHA-256 of the canonical JSON of what determines an
 // answer: the endpoint (normalised, see NormalizeEndpoint), model,
 // messages, temperature, top_p, max_tokens and the name it is sent under,
-// reasoning_effort, seed, the extra body, the names of extra headers and
-// the run index. The API key and header values are not part of it: a
+// reasoning_effort, seed, the extra body, the names of extra headers, the
+// run index and the scope (the evaluation mode, when set). The API key and header values are not part of it: a
 // rotated key still finds its answers.
 func CacheKey(endpoint string, req Request) [32]byte {
 	// A fixed struct marshals with a fixed field order, and encoding/json
@@ -157,6 +157,7 @@ func CacheKey(endpoint string, req Request) [32]byte {
 		HeaderNames     []string        `json:"header_names,omitempty"`
 		Tools           []ToolSpec      `json:"tools,omitempty"`
 		ToolChoice      string          `json:"tool_choice,omitempty"`
+		Scope           string          `json:"scope,omitempty"`
 	}
 	norm := func(p *float64) *float64 {
 		if p != nil && *p == 0 {
@@ -173,7 +174,7 @@ func CacheKey(endpoint string, req Request) [32]byte {
 		Temperature: norm(req.Temperature), TopP: norm(req.TopP), MaxTokens: max(req.MaxTokens, 0), Seed: req.Seed, Run: req.Run,
 		MaxTokensParam: req.MaxTokensParam, ReasoningEffort: req.ReasoningEffort,
 		ExtraBody: CanonicalJSON(req.ExtraBody), HeaderNames: headerNames(req.Header),
-		Tools: canonicalTools(req.Tools), ToolChoice: req.ToolChoice})
+		Tools: canonicalTools(req.Tools), ToolChoice: req.ToolChoice, Scope: req.Scope})
 	if err != nil {
 		// Only NaN or ±Inf temperatures get here; hash their text instead
 		// so the key stays a function of the request.

@@ -137,6 +137,11 @@ type Request struct {
 	// part of the cache key, so that runs 0, 1 and 2 of the same prompt at
 	// temperature 0.7 are three samples, not one answer served three times.
 	Run int
+	// Scope separates calls that send the same prompt for different
+	// purposes, e.g. the evaluation mode: two modes whose prompts happen to
+	// be byte-identical are still two samples. It is not sent; it enters
+	// the cache key only when set.
+	Scope string
 }
 
 // Usage is the server's token accounting. ReasoningTokens is the part of

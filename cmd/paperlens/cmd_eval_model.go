@@ -19,6 +19,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
+	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/progress"
@@ -57,12 +58,18 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
 	fl.StringVar(&f.modes, "mode", "", "modes, comma-separated: "+strings.Join(mode.Names(), ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
-	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (\"Let's think step by step.\") or reasoning (base prompt, room to think)")
-	fl.IntVar(&c.Runs, "runs", 3, "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench: 3)")
+	eb := protocol.ElaipBench
+	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (the base prompt plus \"Let's think step by step.\") or reasoning (the base prompt, room to think)")
+	fl.IntVar(&c.Runs, "runs", eb.Int(protocol.Runs, ""), "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench §4.1: 3)")
 	fl.IntVar(&c.Concurrency, "concurrency", 8, "questions in flight")
-	fl.IntVarP(&c.K, "k", "k", 5, "passages retrieved per question in RAG modes")
-	fl.IntVar(&c.Budget, "budget", 32768, "prompt token budget (cl100k_base), answer tokens included; snippets are trimmed first, then the paper is cut in the middle")
-	fl.IntVar(&c.MaxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default: base 32, cot 4096, reasoning 16384 as max_completion_tokens; LPFQA 2048)")
+	fl.IntVarP(&c.K, "k", "k", eb.Int(protocol.K, ""), "passages retrieved per question in RAG modes (ElaipBench §4.6: 5)")
+	fl.IntVar(&c.Budget, "budget", eb.Int(protocol.ContextBudget, ""), "context budget in tokens (cl100k_base) for the paper and retrieved passages together, as ElaipBench A.7.2; the instruction, question and answer are not charged to it. Passages are trimmed round-robin first, then the paper is cut in the middle, and the record says by how much")
+	fl.IntVar(&c.ContextWindow, "context-window", run.DefaultContextWindow, "the model's context window in tokens: a question whose prompt and answer would pass it fails with a message instead of being cut")
+	fl.IntVar(&c.MaxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default from the paper: ElaipBench base 32, cot and reasoning 4096 (A.5), reasoning sent as max_completion_tokens; LPFQA 2048, cot 4096, reasoning 16384)")
+	fl.StringVar(&c.CoTPrompt, "cot-prompt", run.CoTPaper, "--paradigm cot prompt: paper (the base prompt plus \"Let's think step by step.\", ElaipBench A.5) or answer-line (reason, then a final \"Answer: X\" line; a departure)")
+	fl.BoolVar(&c.SharePrompts, "share-identical-prompts", false, "let modes whose prompts are byte-identical share one answer (a departure: by default every mode makes its own call)")
+	fl.BoolVar(&c.ExtractFromReasoning, "extract-from-reasoning", false, "score an empty answer on the letters in the model's reasoning text (a departure: by default an empty answer is a miss)")
+	fl.StringVar(&c.LPFQAMCQ, "lpfqa-mcq", protocol.MCQJudged, "LPFQA multiple-choice rows: judge (every row judged, as LPFQA §4) or extract (letters extracted from the reply; a departure)")
 	addRequestFlags(cmd, "", &c.Sampling, &f.req)
 	addRequestFlags(cmd, "judge-", &c.Judge, &f.judgeReq)
 	fl.StringVar(&f.price, "price", "", "US$ per million tokens, in=X,out=Y[,cached=Z]: adds cost_usd per mode to the summary")
@@ -138,12 +145,23 @@ McNemar p, evidence recall). A killed run loses nothing: rerun the same
 command and only the unfinished questions are asked; calls that finished are
 served from the response cache in the run folder.
 
-Reasoning models: --paradigm reasoning sends no temperature or top_p and
-the answer length as max_completion_tokens, as OpenAI's o-series and GPT-5
-require; --reasoning-effort, --extra-body (e.g. Qwen3's
-chat_template_kwargs) and --header cover the rest, and --judge-* set the
-judge's fields. A 400 naming a refused parameter stops the run with the
-flag to change. --price in=X,out=Y adds the cost per mode to the summary.
+Protocol: the defaults are the papers' settings (ElaipBench A.5, A.7;
+LPFQA §4), and summary.json, summary.md, the report and the inspector list
+every setting that departs from the paper and why.
+
+Reasoning models: --paradigm reasoning sends temperature 0.1 and 4,096
+answer tokens as ElaipBench A.5 did, the length as max_completion_tokens as
+OpenAI's o-series and GPT-5 require. A server that refuses a paper setting
+(o-series refuse temperature) is found by the preflight call: the run
+leaves that field out and records the departure. --reasoning-effort,
+--extra-body (e.g. Qwen3's chat_template_kwargs) and --header cover the
+rest, and --judge-* set the judge's fields. A 400 naming a field you gave
+stops the run with the flag to change. --price in=X,out=Y adds the cost per
+mode to the summary.
+
+Accuracy counts every question, a question that ended in an error as
+wrong; the error count and the accuracy over answered questions stand
+beside it.
 
 --model random and --model ir are offline baselines that need no key.`,
 		Example: `  paperlens eval --bench elaipbench --data testdata/elaipbench/sample.jsonl --model ir
@@ -304,7 +322,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	opt.FolderLocked = true
 	// One cheap call per endpoint before the first real one (run.Run makes
 	// it only when there is work left, so a finished run sends nothing).
-	var checks []func(context.Context) error
+	var checks []func(context.Context, run.Sampling) error
 	if !c.Offline() {
 		chat, closer, err := newChat(c.Out, c.BaseURL, os.Getenv(f.apiKeyEnv), f, c.Concurrency)
 		if err != nil {
@@ -312,8 +330,10 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		}
 		defer closer.Close()
 		opt.Chat = chat
-		checks = append(checks, func(ctx context.Context) error {
-			return preflight(ctx, c.BaseURL, os.Getenv(f.apiKeyEnv), f.apiKeyEnv, c.Model, c.Sampling, f.header, "", f)
+		// The run passes its request fields, less any paper setting a
+		// refusal made it leave out.
+		checks = append(checks, func(ctx context.Context, s run.Sampling) error {
+			return preflight(ctx, c.BaseURL, os.Getenv(f.apiKeyEnv), f.apiKeyEnv, c.Model, s, f.header, "", f)
 		})
 	}
 	rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, c.Out, f, logw)
@@ -323,7 +343,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	defer rrCloser.Close()
 	opt.Rerank = rr
 	if p, ok := rr.(interface{ Probe(context.Context) error }); ok {
-		checks = append(checks, p.Probe)
+		checks = append(checks, func(ctx context.Context, _ run.Sampling) error { return p.Probe(ctx) })
 	}
 	if c.JudgeModel != "" {
 		base := c.JudgeURL
@@ -343,13 +363,13 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		}
 		defer closer.Close()
 		opt.Judge = judge
-		checks = append(checks, func(ctx context.Context) error {
+		checks = append(checks, func(ctx context.Context, _ run.Sampling) error {
 			return preflight(ctx, base, os.Getenv(keyEnv), keyEnv, c.JudgeModel, c.Judge, f.judgeHeader, "judge-", f)
 		})
 	}
-	opt.Preflight = func(ctx context.Context) error {
+	opt.Preflight = func(ctx context.Context, s run.Sampling) error {
 		for _, check := range checks {
-			if err := check(ctx); err != nil {
+			if err := check(ctx, s); err != nil {
 				return err
 			}
 		}
@@ -481,7 +501,7 @@ func failedRecords(res run.Result, stopErr error) error {
 		b.WriteString(stopErr.Error())
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%d record(s) ended in an error and are left out of accuracy; rerun the same command to retry them.", n)
+	fmt.Fprintf(&b, "%d record(s) ended in an error and count as wrong in accuracy; rerun the same command to retry them.", n)
 	for i, e := range res.Errors {
 		if i == 3 {
 			fmt.Fprintf(&b, "\n  … %d more kinds", len(res.Errors)-3)

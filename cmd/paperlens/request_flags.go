@@ -53,8 +53,8 @@ type requestFlags struct {
 func addRequestFlags(cmd *cobra.Command, prefix string, s *run.Sampling, f *requestFlags) {
 	fl := cmd.Flags()
 	f.prefix = prefix
-	who, defTemp, defTopP, mctNote := "", "ElaipBench 0.1, LPFQA 1; none under --paradigm reasoning",
-		"1; none under --paradigm reasoning", " (the default field under --paradigm reasoning)"
+	who, defTemp, defTopP, mctNote := "", "the paper's: ElaipBench 0.1 (A.5), LPFQA 1 (§4); left out if the server refuses it",
+		"1 (LPFQA §4; ElaipBench does not say)", " (the default field under --paradigm reasoning)"
 	if prefix != "" {
 		who, defTemp, defTopP, mctNote = "the judge's ", "0", "not sent", ""
 	}

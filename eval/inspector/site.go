@@ -267,7 +267,7 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 			sort.Slice(rs, func(i, j int) bool { return rs[i].Run < rs[j].Run })
 			n, c := 0, 0
 			for _, x := range rs {
-				if run.Scored(x) {
+				if run.Answered(x) {
 					n++
 					if x.Correct {
 						c++

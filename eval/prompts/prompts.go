@@ -17,17 +17,20 @@ import (
 // Template names. The set is fixed: an override directory may replace these
 // and nothing else.
 const (
-	MCQBase        = "mcq_base"
-	MCQCoT         = "mcq_cot"
-	MCQReasoning   = "mcq_reasoning"
-	ContextFull    = "context_full"
-	ContextRAG     = "context_rag"
-	ContextFullRAG = "context_full_rag"
-	ContextWeb     = "context_web"
-	ContextFullWeb = "context_full_web"
-	ContextOracle  = "context_oracle"
-	LPFQAAnswer    = "lpfqa_answer"
-	LPFQAJudge     = "lpfqa_judge"
+	MCQBase = "mcq_base"
+	MCQCoT  = "mcq_cot"
+	// MCQCoTAnswerLine is paperlens's CoT variant (--cot-prompt
+	// answer-line): reason, then a final "Answer: X" line.
+	MCQCoTAnswerLine = "mcq_cot_answer_line"
+	MCQReasoning     = "mcq_reasoning"
+	ContextFull      = "context_full"
+	ContextRAG       = "context_rag"
+	ContextFullRAG   = "context_full_rag"
+	ContextWeb       = "context_web"
+	ContextFullWeb   = "context_full_web"
+	ContextOracle    = "context_oracle"
+	LPFQAAnswer      = "lpfqa_answer"
+	LPFQAJudge       = "lpfqa_judge"
 	// RouteUnanswerable follows the question in self-route's first call.
 	RouteUnanswerable = "route_unanswerable"
 )
@@ -36,7 +39,7 @@ const (
 // can try an override on sample data and catch a misspelt field before a
 // run starts rather than at its first question.
 var kinds = map[string]string{
-	MCQBase: "mcq", MCQCoT: "mcq", MCQReasoning: "mcq", LPFQAAnswer: "mcq",
+	MCQBase: "mcq", MCQCoT: "mcq", MCQCoTAnswerLine: "mcq", MCQReasoning: "mcq", LPFQAAnswer: "mcq",
 	ContextFull: "context", ContextRAG: "context", ContextFullRAG: "context",
 	ContextWeb: "context", ContextFullWeb: "context", ContextOracle: "context",
 	LPFQAJudge: "judge", RouteUnanswerable: "mcq",

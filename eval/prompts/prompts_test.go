@@ -50,7 +50,7 @@ func TestBuiltinNamesMatchFiles(t *testing.T) {
 		t.Fatalf("embedded files %v\nnames %v", files, BuiltinNames())
 	}
 	s := mustLoad(t, "")
-	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 12 {
+	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 13 {
 		t.Errorf("Names() = %v", s.Names())
 	}
 	if Builtin("nope") != "" || !strings.Contains(Builtin(MCQReasoning), `{{template "mcq_base" .}}`) {
@@ -139,10 +139,20 @@ func TestMCQInstructions(t *testing.T) {
 		t.Errorf("context not first:\n%s", withCtx)
 	}
 
-	cot := render(t, s, MCQCoT, mcqData("MA-MCQ", "CTX"))
+	// ElaipBench A.5: the CoT prompt is the base prompt plus the sentence.
+	for _, typ := range []string{"SA-MCQ", "MA-MCQ"} {
+		for _, ctx := range []string{"", "CTX"} {
+			d := mcqData(typ, ctx)
+			if cot, want := render(t, s, MCQCoT, d), render(t, s, MCQBase, d)+"\n\nLet's think step by step."; cot != want {
+				t.Errorf("%s CoT prompt is not the base prompt plus the sentence:\n%s\nwant:\n%s", typ, cot, want)
+			}
+		}
+	}
+	// The answer-line variant asks for a final line instead.
+	cot := render(t, s, MCQCoTAnswerLine, mcqData("MA-MCQ", "CTX"))
 	if !strings.HasSuffix(cot, "Let's think step by step.") || !strings.Contains(cot, `"Answer: AC"`) || !strings.Contains(cot, multi) ||
 		strings.Contains(cot, "with no explanation") {
-		t.Errorf("CoT prompt:\n%s", cot)
+		t.Errorf("CoT answer-line prompt:\n%s", cot)
 	}
 	for _, typ := range []string{"SA-MCQ", "MA-MCQ"} {
 		d := mcqData(typ, "CTX")

@@ -20,6 +20,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/mode"
+	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/model"
 )
 
@@ -44,9 +45,9 @@ var AllModes = mode.Names()
 
 // Paradigms (the --paradigm flag).
 const (
-	Base      = "base"      // answer letters only (ElaipBench: temperature 0.1, 32 new tokens)
-	CoT       = "cot"       // "Let's think step by step." (4,096 tokens)
-	Reasoning = "reasoning" // base prompt, room to think; reasoning text kept
+	Base      = protocol.Base      // answer letters only (ElaipBench: temperature 0.1, 32 new tokens)
+	CoT       = protocol.CoT       // "Let's think step by step." (4,096 tokens)
+	Reasoning = protocol.Reasoning // base prompt, room to think; reasoning text kept
 )
 
 // Config is everything needed to rerun an evaluation; it is written to
@@ -127,6 +128,35 @@ type Config struct {
 	// (the default when self-route runs), dense or hybrid.
 	Expand         int    `json:"expand,omitempty"`
 	RouteRetriever string `json:"route_retriever,omitempty"`
+
+	// The papers' protocol (eval/protocol owns the defaults).
+	// BM25 is the scorer behind bm25 and hybrid within a paper: okapi
+	// (rank_bm25, ElaipBench A.7.1) or bleve (--bm25).
+	BM25 string `json:"bm25,omitempty"`
+	// ContextWindow is the model's window in tokens (--context-window): a
+	// prompt and answer that would pass it fail the question with a clear
+	// message instead of being cut.
+	ContextWindow int `json:"context_window,omitempty"`
+	// CoTPrompt is the CoT prompt: paper (the base prompt plus "Let's
+	// think step by step.") or answer-line (reason, then "Answer: X").
+	CoTPrompt string `json:"cot_prompt,omitempty"`
+	// SharePrompts lets modes whose prompts are byte-identical share one
+	// answer (--share-identical-prompts); by default every mode makes its
+	// own call, as the papers' settings were separate evaluations.
+	SharePrompts bool `json:"share_identical_prompts,omitempty"`
+	// ExtractFromReasoning reads the letters of an empty answer from the
+	// reasoning text (--extract-from-reasoning); by default it is a miss.
+	ExtractFromReasoning bool `json:"extract_from_reasoning,omitempty"`
+	// LPFQAMCQ is how LPFQA's multiple-choice rows are scored: judge
+	// (every row judged, LPFQA §4) or extract (letter extraction).
+	LPFQAMCQ string `json:"lpfqa_mcq,omitempty"`
+	// FlagsSet names the protocol flags the user gave, so that the run's
+	// protocol block can say a departure was asked for.
+	FlagsSet []string `json:"flags_set,omitempty"`
+	// Dropped are request fields the run left out because the server
+	// refused them in the preflight (a paper setting such as temperature
+	// on a model that takes none).
+	Dropped []Dropped `json:"dropped,omitempty"`
 
 	// Provenance: what made the run, so that a folder describes itself.
 	// Data, Papers, Home and Out are absolute paths.
@@ -234,15 +264,29 @@ func (p Price) Cost(t Tokens) float64 {
 	return (float64(t.Prompt-t.Cached)*p.In + float64(t.Cached)*cached + float64(t.Completion)*p.Out) / 1e6
 }
 
+// Dropped is a request field left out because the server refused it.
+type Dropped struct {
+	Param string `json:"param"`
+	Why   string `json:"why"`
+}
+
 // Flags names the request flags the user set, so that Defaults fills only
 // the others; nil means none was set.
 type Flags func(name string) bool
 
-// Defaults fills what the user left unset, by benchmark and paradigm, as the
-// papers did: ElaipBench base 0.1 / 32 tokens, CoT 4,096; LPFQA 1.0 / top_p
-// 1. Under the reasoning paradigm no temperature or top_p is sent and the
-// answer length goes as max_completion_tokens, which reasoning models
-// require. The judge gets temperature 0 and 1,024 tokens.
+// ProtocolFlags are the flags whose values the protocol block reports as
+// the user's choice.
+var ProtocolFlags = []string{"temperature", "top-p", "max-tokens", "max-completion-tokens", "budget", "cot-prompt",
+	"prompt-dir", "bm25", "embedder", "query", "k", "max-passage-tokens", "runs", "web-provider", "web-results",
+	"web-tokens", "web-query", "share-identical-prompts", "judge-model", "lpfqa-mcq", "extract-from-reasoning"}
+
+// Defaults fills what the user left unset from the benchmark's protocol
+// table (eval/protocol), by paradigm, as the papers did: ElaipBench 0.1
+// and 32 tokens (base) or 4,096 (CoT and reasoning), LPFQA 1.0 / top_p 1.
+// Under the reasoning paradigm the answer length goes as
+// max_completion_tokens, which reasoning models require; a server that
+// refuses a paper setting is handled by the preflight (see Run). The judge
+// gets temperature 0 and 1,024 tokens.
 func (c *Config) Defaults(set Flags) {
 	if set == nil {
 		set = func(string) bool { return false }
@@ -250,31 +294,56 @@ func (c *Config) Defaults(set Flags) {
 	if c.Paradigm == "" {
 		c.Paradigm = Base
 	}
+	t := protocol.For(c.Bench)
+	c.FlagsSet = nil
+	for _, f := range ProtocolFlags {
+		if set(f) {
+			c.FlagsSet = append(c.FlagsSet, f)
+		}
+	}
+	// Settings LPFQA's paper has no row for (it retrieves nothing) take
+	// ElaipBench's, whose retrieval modes an LPFQA run may still use.
+	def := func(name string) int {
+		if n := t.Int(name, c.Paradigm); n > 0 {
+			return n
+		}
+		return protocol.ElaipBench.Int(name, c.Paradigm)
+	}
 	if c.Runs <= 0 {
-		c.Runs = 3
+		c.Runs = def(protocol.Runs)
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 8
 	}
 	if c.K <= 0 {
-		c.K = 5
+		c.K = def(protocol.K)
 	}
 	if c.Budget <= 0 {
-		c.Budget = 32768
+		c.Budget = def(protocol.ContextBudget)
+	}
+	if c.ContextWindow <= 0 {
+		c.ContextWindow = DefaultContextWindow
 	}
 	if c.Order == "" {
 		c.Order = "score"
 	}
 	if c.QueryForm == "" {
-		// ElaipBench retrieves with the question as the dataset stores
-		// it: the stem with its options.
-		c.QueryForm = "full"
+		c.QueryForm = protocol.ElaipBench.Default(protocol.Query, c.Paradigm)
 	}
 	if c.IRThreshold <= 0 {
 		c.IRThreshold = 0.9
 	}
 	if c.MaxPassageTokens <= 0 {
-		c.MaxPassageTokens = 512
+		c.MaxPassageTokens = def(protocol.PassageTokens)
+	}
+	if c.BM25 == "" {
+		c.BM25 = protocol.ElaipBench.Default(protocol.BM25, c.Paradigm)
+	}
+	if c.CoTPrompt == "" {
+		c.CoTPrompt = CoTPaper
+	}
+	if c.LPFQAMCQ == "" {
+		c.LPFQAMCQ = protocol.MCQJudged
 	}
 	if len(c.Modes) == 0 {
 		if c.Bench == "lpfqa" {
@@ -302,37 +371,21 @@ func (c *Config) Defaults(set Flags) {
 	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
 		c.MaxToolCalls = agent.DefaultMaxToolCalls
 	}
-	reasoning := c.Paradigm == Reasoning
-	if !set("temperature") && !reasoning {
-		t := 0.1
-		if c.Bench == "lpfqa" {
-			t = 1
-		}
-		c.Temperature = &t
+	if !set("temperature") {
+		c.Temperature = t.Float(protocol.Temperature, c.Paradigm)
 	}
-	if !set("top-p") && !reasoning {
-		one := 1.0
-		c.TopP = &one
+	if !set("top-p") {
+		c.TopP = t.Float(protocol.TopP, c.Paradigm)
 	}
 	if !set("max-tokens") && !set("max-completion-tokens") {
-		switch c.Paradigm {
-		case CoT:
-			c.MaxTokens = 4096
-		case Reasoning:
-			c.MaxTokens = 16384
-		default:
-			c.MaxTokens = 32
-			if c.Bench == "lpfqa" {
-				c.MaxTokens = 2048
-			}
-		}
+		c.MaxTokens = t.Int(protocol.MaxTokens, c.Paradigm)
 	}
 	switch {
 	case set("max-completion-tokens"):
 		c.MaxTokensParam = "max_completion_tokens"
 	case set("max-tokens"):
 		c.MaxTokensParam = "max_tokens"
-	case c.MaxTokensParam == "" && reasoning:
+	case c.MaxTokensParam == "" && c.Paradigm == Reasoning:
 		c.MaxTokensParam = "max_completion_tokens"
 	case c.MaxTokensParam == "":
 		c.MaxTokensParam = "max_tokens"
@@ -351,6 +404,20 @@ func (c *Config) Defaults(set Flags) {
 		c.Judge.MaxTokensParam = "max_tokens"
 	}
 }
+
+// DefaultContextWindow is the model window assumed without
+// --context-window: 131,072 tokens, which the models both papers evaluated
+// have or exceed (ElaipBench A.5 asks for at least 32k).
+const DefaultContextWindow = 131072
+
+// CoT prompt variants (--cot-prompt).
+const (
+	CoTPaper      = "paper"       // the base prompt plus "Let's think step by step." (ElaipBench A.5)
+	CoTAnswerLine = "answer-line" // reason, then a final "Answer: X" line
+)
+
+// setByUser reports whether the user gave a protocol flag.
+func (c *Config) setByUser(flag string) bool { return slices.Contains(c.FlagsSet, flag) }
 
 // Validate checks the config before any work starts.
 func (c *Config) Validate() error {
@@ -374,6 +441,24 @@ func (c *Config) Validate() error {
 		if _, err := mode.Get(m); err != nil {
 			return err
 		}
+	}
+	switch c.BM25 {
+	case "", protocol.OkapiScorer, protocol.BleveScorer:
+	default:
+		return fmt.Errorf("--bm25 %q: use okapi (rank_bm25's BM25Okapi, ElaipBench A.7.1) or bleve (Bleve's BM25)", c.BM25)
+	}
+	switch c.CoTPrompt {
+	case "", CoTPaper, CoTAnswerLine:
+	default:
+		return fmt.Errorf("--cot-prompt %q: use paper (the base prompt plus \"Let's think step by step.\", ElaipBench A.5) or answer-line (reason, then a final \"Answer: X\" line)", c.CoTPrompt)
+	}
+	switch c.LPFQAMCQ {
+	case "", protocol.MCQJudged, protocol.MCQExtract:
+	default:
+		return fmt.Errorf("--lpfqa-mcq %q: use judge (every row judged, as LPFQA §4) or extract (letters extracted from multiple-choice replies)", c.LPFQAMCQ)
+	}
+	if c.ContextWindow < 0 {
+		return fmt.Errorf("--context-window %d: give the model's window in tokens, e.g. 131072", c.ContextWindow)
 	}
 	switch c.ToolRetriever {
 	case "", "bm25", "dense", "hybrid":

@@ -177,7 +177,10 @@ func (b *builder) rerankUsage(q bench.Question, name string) model.Usage {
 
 func (b *builder) questionTemplate() string {
 	if b.cfg.Bench == "lpfqa" {
-		return "lpfqa_answer"
+		return prompts.LPFQAAnswer
+	}
+	if b.cfg.Paradigm == CoT && b.cfg.CoTPrompt == CoTAnswerLine {
+		return prompts.MCQCoTAnswerLine
 	}
 	return "mcq_" + b.cfg.Paradigm
 }
@@ -348,17 +351,9 @@ func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.
 		p := b.paper(q.PaperID)
 		room := 0
 		if b.cfg.Expand > 0 {
-			// What neighbours may fill: the budget less the answer, the
-			// paper and the prompt around the hits alone.
-			var hs []assemble.Snippet
-			for _, h := range hits {
-				hs = append(hs, assemble.Snippet{ID: h.PassageID, Rank: h.Rank})
-			}
-			skel, err := b.render(q, spec, "", hs)
-			if err != nil {
-				return out, err
-			}
-			room = b.cfg.Budget - b.cfg.MaxTokens - tokens.Count(skel) - paperTokens
+			// What neighbours may fill: the budget (paper and passages,
+			// ElaipBench A.7.2) less the paper.
+			room = b.cfg.Budget - paperTokens
 		}
 		for _, g := range expand(hits, p, b.cfg.Expand, room) {
 			snips = append(snips, assemble.Snippet{ID: g.id, Rank: g.rank, Score: g.score, Ordinal: g.ordinal, Text: g.text})
@@ -387,7 +382,11 @@ func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.
 		return out, err
 	}
 	fixed := tokens.Count(skeleton)
-	fit := assemble.Fit(assemble.Input{Paper: paper, Snippets: snips, Order: b.cfg.Order, Available: b.cfg.Budget - b.cfg.MaxTokens - fixed, PaperTokens: paperTokens})
+	// The budget counts the paper and the passages only (ElaipBench
+	// A.7.2: "paper + knowledge snippets within 32,768 tokens"); the
+	// instruction, the question and the answer are not charged to it, so
+	// a reasoning run reads as much of the paper as a base run.
+	fit := assemble.Fit(assemble.Input{Paper: paper, Snippets: snips, Order: b.cfg.Order, Available: b.cfg.Budget, PaperTokens: paperTokens})
 	text, err := b.render(q, spec, fit.Paper, fit.Snippets)
 	if err != nil {
 		return out, err
@@ -396,7 +395,13 @@ func (b *builder) assembleSpec(ctx context.Context, q bench.Question, spec mode.
 	out.tokens = fixed + fit.Tokens
 	out.cuts, out.truncated = fit.Cuts, fit.CutTokens
 	if fit.OverBudget {
-		return out, fmt.Errorf("the prompt does not fit --budget %d even with the paper cut (fixed part %d tokens, answer %d): raise --budget", b.cfg.Budget, fixed, b.cfg.MaxTokens)
+		return out, fmt.Errorf("the passages do not fit --budget %d even with the paper cut: raise --budget", b.cfg.Budget)
+	}
+	if w := b.cfg.ContextWindow; w > 0 && out.tokens+b.cfg.MaxTokens > w {
+		// Cutting here would change the paper's protocol without saying
+		// so: the question fails, and says what to change.
+		return out, fmt.Errorf("the prompt (%d tokens, cl100k_base) and the answer (%d) pass the model's context window of %d tokens: give the model's real window with --context-window, or lower --budget or --max-tokens",
+			out.tokens, b.cfg.MaxTokens, w)
 	}
 	return out, nil
 }

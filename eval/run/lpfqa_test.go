@@ -2,17 +2,21 @@ package run
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/model"
 )
 
-// LPFQA closed-book: multiple-choice rows are scored exactly; short answers
-// go to the judge, whose {"answer_score": x} decides. Without a judge they
-// get ROUGE-L, reported apart and never counted as accuracy. The ChatFuncs
+// LPFQA closed-book: with a judge every row is judged, multiple choice
+// included, and an unreadable verdict is a 0 that stays in the
+// denominator; --lpfqa-mcq extract reads the letters instead. Without a
+// judge there is no overall accuracy: short answers get ROUGE-L and
+// multiple-choice rows their letters, reported apart. The ChatFuncs
 // stand in for the model under test and the judge model.
 func TestLPFQAJudgeAndLexical(t *testing.T) {
 	qs, _, err := bench.LoadLPFQA(filepath.Join("..", "bench", "testdata", "lpfqa-sample.json"), bench.DefaultFieldMap())
@@ -48,12 +52,24 @@ func TestLPFQAJudgeAndLexical(t *testing.T) {
 		}
 		return model.Response{Content: "?"}, nil
 	})
-	var judged int
+	// The judge reads every row, multiple choice included (LPFQA §4), and
+	// rambles without a verdict on one of them.
+	var judged atomic.Int64
+	const unreadable = "(a reply the judge cannot grade)"
+	for _, q := range qs {
+		if q.Type != "short" {
+			answers[q.Text] += " " + unreadable
+			break
+		}
+	}
 	judge := model.ChatFunc(func(_ context.Context, req model.Request) (model.Response, error) {
-		judged++
+		judged.Add(1)
 		p := req.Messages[len(req.Messages)-1].Content
 		if !strings.Contains(p, "answer_score") {
 			t.Errorf("judge prompt lacks the answer_score instruction: %q", p)
+		}
+		if strings.Contains(p, unreadable) {
+			return model.Response{Content: "The reply seems right, I think."}, nil
 		}
 		return model.Response{Content: `Reasoning... {"answer_score": 1}`}, nil
 	})
@@ -67,17 +83,60 @@ func TestLPFQAJudgeAndLexical(t *testing.T) {
 		t.Fatal(err)
 	}
 	cb := res.Summary.ByMode[ClosedBook]
-	if cb.Accuracy != 1 || cb.N != len(qs) || judged != shortN || cb.RougeL != nil {
-		t.Fatalf("with judge: %+v, judged %d of %d", cb, judged, shortN)
+	n := float64(len(qs))
+	if int(judged.Load()) != len(qs) || cb.N != len(qs) || cb.RougeL != nil || res.Summary.NoAccuracy != "" {
+		t.Fatalf("with judge: %+v, judged %d of %d rows", cb, judged.Load(), len(qs))
 	}
+	// The unreadable verdict is a 0 that stays in the denominator.
+	if cb.JudgeUnreadable != 1 || math.Abs(cb.Accuracy-(n-1)/n) > 1e-9 || cb.Errors != 0 {
+		t.Fatalf("unreadable verdict: accuracy %.3f over %d, %d unreadable, %d errors; want %.3f, 1, 0", cb.Accuracy, cb.N, cb.JudgeUnreadable, cb.Errors, (n-1)/n)
+	}
+	if !strings.Contains(Markdown(res.Summary), "had no readable answer_score") {
+		t.Error("summary.md does not count the unreadable verdict")
+	}
+
+	// --lpfqa-mcq extract: the multiple-choice rows are not judged.
+	judged.Store(0)
+	cfg.Out, cfg.LPFQAMCQ = t.TempDir(), "extract"
+	res, err = Run(context.Background(), Options{Config: cfg, Chat: chat, Judge: judge, Questions: qs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(judged.Load()) != shortN || res.Summary.ByMode[ClosedBook].Accuracy != 1 {
+		t.Fatalf("--lpfqa-mcq extract: judged %d, want the %d short rows; accuracy %v", judged.Load(), shortN, res.Summary.ByMode[ClosedBook].Accuracy)
+	}
+	if !hasDeparture(res.Summary, "lpfqa_mcq") {
+		t.Errorf("--lpfqa-mcq extract is not stated as a departure: %+v", res.Summary.Protocol)
+	}
+	cfg.LPFQAMCQ = ""
 
 	cfg.Out, cfg.JudgeModel = t.TempDir(), ""
 	res, err = Run(context.Background(), Options{Config: cfg, Chat: chat, Questions: qs})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without a judge there is no overall accuracy; the multiple-choice
+	// rows' letters and the short answers' ROUGE-L are shown apart.
 	cb = res.Summary.ByMode[ClosedBook]
-	if cb.N != mcqN || cb.Accuracy != 1 || cb.RougeL == nil || *cb.RougeL < 0.99 {
-		t.Fatalf("without judge: %+v (rouge %v); want accuracy over the %d MCQs only and ROUGE-L 1 apart", cb, *cb.RougeL, mcqN)
+	if res.Summary.NoAccuracy == "" || cb.N != 0 || cb.ByType["MCQ"].N != mcqN || cb.ByType["MCQ"].Accuracy != 1 || cb.RougeL == nil || *cb.RougeL < 0.99 {
+		t.Fatalf("without judge: %+v; want no overall accuracy, the %d MCQs' letters and ROUGE-L 1 apart", cb, mcqN)
 	}
+	md := Markdown(res.Summary)
+	if !strings.Contains(md, "No overall accuracy") || !strings.Contains(md, "--judge-model") || strings.Contains(md, "**100.0") {
+		t.Errorf("summary.md without a judge:\n%s", md)
+	}
+}
+
+// hasDeparture reports whether the summary's protocol states name as a
+// departure from the paper.
+func hasDeparture(s Summary, name string) bool {
+	if s.Protocol == nil {
+		return false
+	}
+	for _, c := range s.Protocol.Departures() {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -87,6 +87,10 @@ type Record struct {
 	// for all its runs, so only the first run's record carries it; Usage
 	// does not include it (the reranker may be another model).
 	RerankUsage *model.Usage `json:"rerank_usage,omitempty"`
+	// JudgeUnreadable marks a judge reply without a readable
+	// answer_score: scored 0 and kept in the denominator, as LPFQA
+	// averages over every task.
+	JudgeUnreadable bool `json:"judge_unreadable,omitempty"`
 }
 
 // RouteCall is one of self-route's calls (fixed JSON).

@@ -92,9 +92,23 @@ func MarkdownHead(b *strings.Builder, cells ...string) {
 func Markdown(s Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s on %s (%s paradigm, %d run(s), %d questions)\n\n", s.Model, s.Bench, s.Paradigm, s.Runs, s.Questions)
+	if s.Protocol != nil {
+		b.WriteString("## Protocol\n\n")
+		if len(s.Protocol.Departures()) > 0 {
+			fmt.Fprintf(&b, "Where this run departs from %s:\n\n", s.Protocol.Source)
+		}
+		for _, line := range ProtocolText(*s.Protocol) {
+			b.WriteString("- " + line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if s.NoAccuracy != "" {
+		b.WriteString("**No overall accuracy.** " + s.NoAccuracy + ".\n\n")
+	}
 	b.WriteString("## Accuracy (%), mean ± std over runs\n\n")
+	b.WriteString("Accuracy counts every question, a question that ended in an error as wrong; \"answered\" leaves those out.\n\n")
 	rouge := markdownAccuracy(&b, s)
-	if rouge {
+	if rouge && s.NoAccuracy == "" {
 		b.WriteString("\nShort answers were scored by ROUGE-L F1 against the reference, shown apart: accuracy counts only what could be scored exactly. Accuracy on short answers needs a judge: pass --judge-model (LPFQA's grading prompt).\n")
 	}
 	fields := breakdownFields(s)
@@ -129,22 +143,27 @@ func markdownAccuracy(b *strings.Builder, s Summary) (rouge bool) {
 	for _, m := range s.Modes {
 		rouge = rouge || s.ByMode[m].RougeL != nil
 	}
-	head := append(append([]string{"mode"}, s.Types...), "overall", "n", "miss rate", "truncated", "evidence recall")
+	head := append(append([]string{"mode"}, s.Types...), "overall", "errors", "answered", "n", "miss rate", "truncated", "evidence recall")
 	if rouge {
 		head = append(head, "ROUGE-L (short answers)")
 	}
-	MarkdownHead(b, append(head, "prompt tokens", "tokens/q in · out (reasoning)", "cost US$", "errors")...)
+	MarkdownHead(b, append(head, "prompt tokens", "tokens/q in · out (reasoning)", "cost US$")...)
 	for _, m := range s.Modes {
 		ms := s.ByMode[m]
 		row := []string{m}
 		for _, t := range s.Types {
 			row = append(row, AccText(ms.ByType[t]))
 		}
-		acc := AccText(ms.Acc)
-		if ms.N > 0 {
+		acc, answered := AccText(ms.Acc), Percent(ms.AccuracyAnswered)
+		switch {
+		case s.NoAccuracy != "":
+			acc, answered = "–", "–"
+		case ms.N == 0:
+			answered = "–"
+		default:
 			acc = "**" + acc + "**"
 		}
-		row = append(row, acc, fmt.Sprint(ms.N), Percent(ms.MissRate)+"%", fmt.Sprint(ms.Truncated), RecallText(ms.EvidenceRecall))
+		row = append(row, acc, fmt.Sprint(ms.Errors), answered, fmt.Sprint(ms.N), Percent(ms.MissRate)+"%", fmt.Sprint(ms.Truncated), RecallText(ms.EvidenceRecall))
 		if rouge {
 			r := "–"
 			if ms.RougeL != nil {
@@ -152,7 +171,12 @@ func markdownAccuracy(b *strings.Builder, s Summary) (rouge bool) {
 			}
 			row = append(row, r)
 		}
-		MarkdownRow(b, append(row, fmt.Sprintf("%.0f", ms.PromptTokens), TokensPerQuestion(ms), CostText(ms.CostUSD), fmt.Sprint(ms.Errors))...)
+		MarkdownRow(b, append(row, fmt.Sprintf("%.0f", ms.PromptTokens), TokensPerQuestion(ms), CostText(ms.CostUSD))...)
+	}
+	for _, m := range s.Modes {
+		if n := s.ByMode[m].JudgeUnreadable; n > 0 {
+			fmt.Fprintf(b, "\n%s: %d judge verdict(s) had no readable answer_score; each scored 0 and stayed in the accuracy.\n", m, n)
+		}
 	}
 	return rouge
 }

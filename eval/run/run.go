@@ -2,11 +2,13 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"github.com/paperlens/paperlens/eval/extract"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
+	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
@@ -50,7 +53,9 @@ type Options struct {
 	// Preflight, when set, is called once before the first call of a run
 	// that has work left (see the package function Preflight); its error
 	// ends the run before any record is written.
-	Preflight func(context.Context) error
+	// It gets the answering model's request fields, which a refused paper
+	// setting may have changed (see preflight).
+	Preflight func(context.Context, Sampling) error
 	// FolderLocked says the caller holds LockFolder(Config.Out) already
 	// (it opened the response cache inside the folder under it).
 	FolderLocked bool
@@ -178,15 +183,34 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		}
 		defer unlock()
 	}
+	// A folder whose server refused a paper setting keeps leaving it out.
+	cfg = adoptDropped(cfg)
+	opt.Config = cfg
 	if err := checkSameRun(cfg); err != nil {
 		return Result{}, err
 	}
-	if err := dir.WriteConfig(cfg); err != nil {
-		return Result{}, err
-	}
+	// Templates are checked before any call: a typo in --prompt-dir costs
+	// nothing.
 	ps, err := prompts.Load(cfg.PromptDir)
 	if err != nil {
 		return Result{}, err
+	}
+	if err := dir.repairRecords(); err != nil {
+		return Result{}, err
+	}
+	jobs, finished, err := pending(cfg, opt.Questions)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Dir: cfg.Out, Resumed: len(finished)}
+	if opt.Preflight != nil && len(jobs) > 0 {
+		if cfg, err = preflight(ctx, cfg, opt.Preflight, logw); err != nil {
+			return res, err
+		}
+		opt.Config = cfg
+	}
+	if err := dir.WriteConfig(cfg); err != nil {
+		return res, err
 	}
 	var tc agent.ToolCache // nil: no tool mode
 	if len(toolModes(cfg.Modes)) > 0 && !cfg.Offline() {
@@ -212,19 +236,6 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		sc.log = pl
 	}
 
-	if err := dir.repairRecords(); err != nil {
-		return Result{}, err
-	}
-	jobs, finished, err := pending(cfg, opt.Questions)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Dir: cfg.Out, Resumed: len(finished)}
-	if opt.Preflight != nil && len(jobs) > 0 {
-		if err := opt.Preflight(ctx); err != nil {
-			return res, err
-		}
-	}
 	if err := checkToolModes(ctx, opt, jobs); err != nil {
 		return res, err
 	}
@@ -340,6 +351,65 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	return res, stopErr
 }
 
+// preflight runs the endpoints' checks once. A paper setting the server
+// refuses (temperature or top_p on a model that takes none, as OpenAI's
+// o-series refuse temperature other than 1) is left out of every request
+// and recorded in cfg.Dropped, so the run goes on with the departure
+// stated; a field the user gave with a flag still stops the run, since the
+// user asked for it.
+func preflight(ctx context.Context, cfg Config, check func(context.Context, Sampling) error, logw io.Writer) (Config, error) {
+	for range 3 { // temperature, top_p, then the verdict
+		err := check(ctx, cfg.Sampling)
+		var re *RequestError
+		if !errors.As(err, &re) || re.Prefix != "" || !cfg.droppable(re.Param) {
+			return cfg, err
+		}
+		why := fmt.Sprintf("the server refused %s in the preflight (%v), so it is left out of every request", re.Param, re.Err)
+		cfg = cfg.drop(Dropped{Param: re.Param, Why: why})
+		fmt.Fprintf(logw, "note: %s: the run departs from the paper's setting; see the Protocol block of the summary\n", why)
+	}
+	return cfg, check(ctx, cfg.Sampling)
+}
+
+// droppable reports whether a refused request field is a paper default
+// the run may leave out: temperature or top_p that no flag asked for.
+func (c Config) droppable(param string) bool {
+	switch param {
+	case "temperature":
+		return c.Temperature != nil && !c.setByUser("temperature")
+	case "top_p":
+		return c.TopP != nil && !c.setByUser("top-p")
+	}
+	return false
+}
+
+// drop leaves a field out of the answering model's requests.
+func (c Config) drop(d Dropped) Config {
+	switch d.Param {
+	case "temperature":
+		c.Temperature = nil
+	case "top_p":
+		c.TopP = nil
+	}
+	c.Dropped = append(slices.Clone(c.Dropped), d)
+	return c
+}
+
+// adoptDropped applies the fields a folder's earlier run left out after a
+// refusal, so that a resume asks the same and sends no refused request.
+func adoptDropped(cfg Config) Config {
+	old, err := Dir(cfg.Out).ReadConfig()
+	if err != nil || old.Model != cfg.Model {
+		return cfg
+	}
+	for _, d := range old.Dropped {
+		if cfg.droppable(d.Param) {
+			cfg = cfg.drop(d)
+		}
+	}
+	return cfg
+}
+
 // breaker trips when limit model calls in a row failed the same way: a
 // dead endpoint, a revoked key or an exhausted account would otherwise fail
 // every remaining question, each after its retries.
@@ -431,8 +501,12 @@ func countErrors(recs []Record) []ErrorCount {
 // callErr is the model call's error, nil when the call succeeded or none
 // was made, for the breaker.
 func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Question, name string, run int) (r Record, fatal, callErr error) {
+	// ScoreKind is set before anything can fail, so that a record that
+	// ends in an error still says how it would have been scored: it counts
+	// as wrong in accuracy (as the papers count every question) unless it
+	// is a ROUGE-L case.
 	r = Record{QuestionID: q.ID, PaperID: q.PaperID, Mode: name, Run: run, Model: b.cfg.Model, Paradigm: b.cfg.Paradigm,
-		Gold: q.Answer, QuestionType: q.Type, Breakdown: q.Breakdown, Context: []ContextItem{}}
+		Gold: q.Answer, QuestionType: q.Type, Breakdown: q.Breakdown, Context: []ContextItem{}, ScoreKind: sc.kind(q)}
 	defer func() {
 		if p := recover(); p != nil {
 			r.Error = fmt.Sprintf("internal error (please report): %v", p)
@@ -506,9 +580,10 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 // RequestError stops a run: the server refuses a request parameter, so
 // every further call would fail the same way. It names the flag to change.
 type RequestError struct {
-	Param string // the refused request parameter
-	Flag  string // what to pass instead
-	Err   error
+	Param  string // the refused request parameter
+	Flag   string // what to pass instead
+	Prefix string // "" for the model under test, "judge-" for the judge
+	Err    error
 }
 
 func (e *RequestError) Error() string {
@@ -542,7 +617,7 @@ func refused(err error, prefix string) error {
 	default:
 		hint = "remove \"" + p + "\" from --" + prefix + "extra-body, or check the model name"
 	}
-	return &RequestError{Param: p, Flag: hint, Err: err}
+	return &RequestError{Param: p, Flag: hint, Prefix: prefix, Err: err}
 }
 
 // scorer turns a reply into a verdict.
@@ -556,13 +631,35 @@ type scorer struct {
 
 var judgeScore = lazyregexp.MustCompile(`"?answer_score"?\s*[:：]\s*"?(-?[0-9]+(?:\.[0-9]+)?)`)
 
+// kind is how a question is scored: "exact" (letters), "judge" or
+// "rouge_l" (a short answer without a judge, which is not accuracy).
+// LPFQA judges every task, multiple-choice ones included (§4);
+// --lpfqa-mcq extract reads their letters instead, as do the runs without
+// a judge (which report no overall accuracy; see Summary).
+func (s scorer) kind(q bench.Question) string {
+	judged := s.cfg.Bench == "lpfqa" && s.judge != nil && s.cfg.LPFQAMCQ != protocol.MCQExtract
+	switch {
+	case len(q.MCQ.Options) >= 2 && q.Type != "short" && !judged:
+		return "exact"
+	case s.judge == nil:
+		return "rouge_l"
+	}
+	return "judge"
+}
+
 // score sets the verdict on r. Problems become r.Error; the judge's error is
 // also returned, for the caller to tell a refused request from the rest.
 func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
-	if len(q.MCQ.Options) >= 2 && q.Type != "short" {
+	// LPFQA judges every task, multiple-choice ones included (§4);
+	// --lpfqa-mcq extract reads their letters instead, as do the runs
+	// without a judge (which report no overall accuracy; see Summary).
+	if s.kind(q) == "exact" {
 		reply := r.Output
-		if strings.TrimSpace(reply) == "" {
-			reply = r.Reasoning // a reasoning model that spent its budget thinking
+		if strings.TrimSpace(reply) == "" && s.cfg.ExtractFromReasoning {
+			// --extract-from-reasoning: a reasoning model that spent its
+			// budget thinking is read from its thoughts, a departure from
+			// the papers, which read the answer.
+			reply = r.Reasoning
 		}
 		res := extract.Extract(reply, q.MCQ.Letters(), q.MCQ.Options, q.Type == "MA-MCQ")
 		r.Extracted, r.Method, r.Miss = res.Letters, res.Method, res.Miss
@@ -571,7 +668,7 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 		return nil
 	}
 	r.Extracted = strings.TrimSpace(r.Output)
-	if s.judge == nil {
+	if s.kind(q) == "rouge_l" {
 		v := stats.RougeL(r.Output, q.Answer)
 		r.Score, r.ScoreKind = &v, "rouge_l"
 		return nil
@@ -587,7 +684,11 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 		msgs = append(msgs, model.Message{Role: "system", Content: q.JudgeSystem})
 	}
 	msgs = append(msgs, model.Message{Role: "user", Content: prompt})
-	resp, err := s.judge.Complete(ctx, s.cfg.Judge.Request(s.cfg.JudgeModel, msgs, r.Run, s.header))
+	req := s.cfg.Judge.Request(s.cfg.JudgeModel, msgs, r.Run, s.header)
+	if !s.cfg.SharePrompts {
+		req.Scope = r.Mode
+	}
+	resp, err := s.judge.Complete(ctx, req)
 	if err != nil {
 		r.Error = fmt.Sprintf("judge: %v", err)
 		return err
@@ -596,7 +697,11 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 	content := resp.Content
 	m := judgeScore.FindAllStringSubmatch(content, -1)
 	if len(m) == 0 {
-		r.Error = fmt.Sprintf("judge reply has no {\"answer_score\": x}: %.120q", content)
+		// LPFQA's score is the mean over all tasks: a verdict that
+		// cannot be read is a 0 that stays in the denominator, counted
+		// apart so that a judge that rambles shows.
+		zero := 0.0
+		r.Score, r.ScoreKind, r.Correct, r.JudgeUnreadable = &zero, "judge", false, true
 		return nil
 	}
 	v, _ := strconv.ParseFloat(m[len(m)-1][1], 64)
@@ -696,6 +801,17 @@ func contextDiff(old, cur Config) string {
 		diffs = append(diffs, fmt.Sprintf("--expand %d, now %d", old.Expand, cur.Expand))
 	}
 	str("route-retriever", old.RouteRetriever, cur.RouteRetriever)
+	str("bm25", old.BM25, cur.BM25)
+	str("cot-prompt", old.CoTPrompt, cur.CoTPrompt)
+	str("lpfqa-mcq", old.LPFQAMCQ, cur.LPFQAMCQ)
+	// false is a value: sharing answers across modes changes which calls
+	// are made, and extraction from reasoning changes the scores.
+	if old.SharePrompts != cur.SharePrompts {
+		diffs = append(diffs, fmt.Sprintf("--share-identical-prompts %t, now %t", old.SharePrompts, cur.SharePrompts))
+	}
+	if old.ExtractFromReasoning != cur.ExtractFromReasoning {
+		diffs = append(diffs, fmt.Sprintf("--extract-from-reasoning %t, now %t", old.ExtractFromReasoning, cur.ExtractFromReasoning))
+	}
 	return strings.Join(diffs, "; ")
 }
 

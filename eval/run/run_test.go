@@ -429,7 +429,7 @@ func TestMarkdownHonest(t *testing.T) {
 		},
 		Effects: []Effect{{Mode: Full, Baseline: ClosedBook}}}
 	md := Markdown(s)
-	for _, want := range []string{"| closed-book | – | 0 |", "| 0.420 |", "ROUGE-L (short answers)", "pass --judge-model", "| full | – | – | – | – | – |"} {
+	for _, want := range []string{"| closed-book | – | 3 | – | 0 |", "| 0.420 |", "ROUGE-L (short answers)", "pass --judge-model", "| full | – | – | – | – | – |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("lacks %q:\n%s", want, md)
 		}

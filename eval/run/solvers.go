@@ -51,6 +51,12 @@ type llmSolver struct {
 
 func (s llmSolver) solve(ctx context.Context, q bench.Question, name string, run int, b built) (answer, error) {
 	m, _ := mode.Lookup(name)
+	if !s.cfg.SharePrompts {
+		// Every mode makes its own call: the mode is part of each
+		// request's cache key, so two modes whose prompts are identical
+		// are two samples, as two settings of the papers were.
+		s.chat = scoped{Chat: s.chat, scope: name}
+	}
 	switch {
 	case m.UsesTools():
 		return s.solveTools(ctx, q, m, run, b)
@@ -58,6 +64,17 @@ func (s llmSolver) solve(ctx context.Context, q bench.Question, name string, run
 		return s.solveRoute(ctx, q, run, b)
 	}
 	return s.call(ctx, b.messages, run)
+}
+
+// scoped sets the cache scope of every request it passes on.
+type scoped struct {
+	model.Chat
+	scope string
+}
+
+func (c scoped) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	req.Scope = c.scope
+	return c.Chat.Complete(ctx, req)
 }
 
 // seeded gives a deterministic random source per question, mode and run.

@@ -6,17 +6,24 @@ import (
 	"sort"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/model"
 )
 
 // Acc is accuracy over runs: the mean of each run's accuracy, and the
 // standard deviation across runs.
+//
+// Accuracy counts every question, a record that ended in an error as
+// wrong, as the papers count every question; AccuracyAnswered leaves
+// those records out (fixed JSON: by_mode.<mode>.accuracy and
+// accuracy_answered).
 type Acc struct {
-	Accuracy float64   `json:"accuracy"`
-	Std      float64   `json:"std"`
-	N        int       `json:"n"`
-	Runs     []float64 `json:"runs,omitempty"`
+	Accuracy         float64   `json:"accuracy"`
+	AccuracyAnswered float64   `json:"accuracy_answered"`
+	Std              float64   `json:"std"`
+	N                int       `json:"n"`
+	Runs             []float64 `json:"runs,omitempty"`
 }
 
 // Tokens are token totals as the server reported them (fixed JSON:
@@ -71,6 +78,9 @@ type ModeStats struct {
 	// Routes counts self-route's records by the way they went ("rag",
 	// "full"); absent for other modes.
 	Routes map[string]int `json:"routes,omitempty"`
+	// JudgeUnreadable counts judge replies without a readable
+	// answer_score, scored 0 and kept in the accuracy.
+	JudgeUnreadable int `json:"judge_unreadable,omitempty"`
 }
 
 // ReasoningLen is a mean reasoning length: tokens as the server counted
@@ -107,7 +117,15 @@ type Summary struct {
 	ByMode    map[string]ModeStats `json:"by_mode"`
 	Effects   []Effect             `json:"rag_effect"`
 	Types     []string             `json:"types"`
+	// Protocol states each setting against the benchmark's paper.
+	Protocol *protocol.Record `json:"protocol,omitempty"`
+	// NoAccuracy says why the summary reports no overall accuracy (LPFQA
+	// without a judge); "" when it does.
+	NoAccuracy string `json:"no_accuracy,omitempty"`
 }
+
+// NoJudgeLPFQA is NoAccuracy for an LPFQA run without a judge.
+const NoJudgeLPFQA = "LPFQA is scored by an LLM judge over every task (§4, App. B): pass --judge-model for its accuracy; short answers get ROUGE-L and multiple-choice rows their extracted letters, shown apart"
 
 // Baseline is the mode others are compared with: full for ElaipBench (the
 // paper's base setting), closed-book otherwise (LPFQA's), or the first mode
@@ -128,22 +146,35 @@ func Baseline(cfg Config) string {
 	return want
 }
 
-// Scored reports whether a record counts toward accuracy: records with an
-// error (the question could not be put or answered) are counted apart, and
-// ROUGE-L scores are a separate measure, never accuracy.
-func Scored(r Record) bool { return r.Error == "" && r.ScoreKind != "rouge_l" }
+// Scored reports whether a record counts toward accuracy: every record
+// but the ROUGE-L ones (a separate measure, never accuracy). A record that
+// ended in an error (the question could not be put or answered) counts as
+// wrong, as the papers count every question; Answered leaves it out.
+func Scored(r Record) bool { return r.ScoreKind != "rouge_l" }
+
+// Answered reports whether a scored record got an answer (no error).
+func Answered(r Record) bool { return Scored(r) && r.Error == "" }
 
 func accOf(recs []Record, runs int) Acc {
+	all := accWhere(recs, runs, Scored)
+	answered := accWhere(recs, runs, Answered)
+	all.AccuracyAnswered = answered.Accuracy
+	return all
+}
+
+// accWhere is the mean over runs of each run's accuracy over the records
+// keep accepts.
+func accWhere(recs []Record, runs int, keep func(Record) bool) Acc {
 	per := make([]float64, runs)
 	cnt := make([]int, runs)
 	qs := map[string]bool{}
 	for _, r := range recs {
-		if !Scored(r) || r.Run < 1 || r.Run > runs {
+		if !keep(r) || r.Run < 1 || r.Run > runs {
 			continue
 		}
 		qs[r.QuestionID] = true
 		cnt[r.Run-1]++
-		if r.Correct {
+		if r.Correct && r.Error == "" {
 			per[r.Run-1]++
 		}
 	}
@@ -163,8 +194,12 @@ func accOf(recs []Record, runs int) Acc {
 // with a 95% bootstrap interval over questions, and McNemar's test on
 // per-question majority correctness.
 func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
+	p := Protocol(cfg)
 	s := Summary{Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: len(qs),
-		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}}
+		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}, Protocol: &p}
+	if cfg.Bench == "lpfqa" && cfg.JudgeModel == "" {
+		s.NoAccuracy = NoJudgeLPFQA
+	}
 	byMode := map[string][]Record{}
 	for _, r := range recs {
 		byMode[r.Mode] = append(byMode[r.Mode], r)
@@ -184,6 +219,9 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 			}
 			if r.Truncated {
 				ms.Truncated++
+			}
+			if r.JudgeUnreadable {
+				ms.JudgeUnreadable++
 			}
 			ms.Tokens.add(r.Usage)
 			ms.Records++
@@ -285,7 +323,15 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 				ms.ByBreakdown[f][v] = accOf(frs, cfg.Runs)
 			}
 		}
+		if s.NoAccuracy != "" {
+			// No overall accuracy without the paper's scoring: the
+			// multiple-choice rows' letters stay in by_type, apart.
+			ms.Acc = Acc{}
+		}
 		s.ByMode[mode] = ms
+	}
+	if s.NoAccuracy != "" {
+		return s
 	}
 	for t := range types {
 		s.Types = append(s.Types, t)
