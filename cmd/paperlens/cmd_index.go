@@ -22,7 +22,9 @@ new or changed papers are indexed, removed ones dropped. It is safe to run
 again at any time; what is up to date is left alone, and a build killed
 half-way resumes where it stopped.
 
-  BM25     Bleve (scoring model bm25) and a textbook Okapi BM25 reference
+  BM25     Okapi BM25 as rank_bm25's BM25Okapi (bm25's default) and Bleve
+           (scoring model bm25): both are built, and --bm25 on the commands
+           that search picks one
   dense    an embedder (lsa by default: latent semantic analysis fitted on your
            corpus, no download; or any OpenAI-compatible /v1/embeddings model
            such as BGE-m3 served by TEI, vLLM or Ollama) into a vector store
@@ -66,6 +68,9 @@ never pays for the same text twice.`,
 		},
 	}
 	addIndexFlags(cmd, &f)
+	// Both BM25 scorers are always built: --bm25 is accepted, so one set of
+	// index flags serves index and the commands that search, but not shown.
+	cmd.Flags().MarkHidden("bm25")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "drop every index and build from scratch (after changing embedder or store)")
 	return cmd

@@ -24,7 +24,8 @@ func newSearchCmd() *cobra.Command {
 		Short: "Retrieve passages for a query, within one paper or across the corpus",
 		Long: `search ranks passages for QUERY with one retriever:
 
-  bm25    BM25 (the default scorer; see README for Bleve vs Okapi)
+  bm25    BM25: within a paper the --bm25 scorer (okapi unless told),
+          over the corpus okapi
   bleve   Bleve's BM25        okapi   textbook Okapi BM25 (rank_bm25)
   dense   embedder + vector store
   hybrid  reciprocal rank fusion of bm25 and dense

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/embed"
@@ -24,6 +25,24 @@ type indexFlags struct {
 	embedBatch, embedConcurrency                    int
 	store, qdrantURL, collection                    string
 	lsaDim, rrfK                                    int
+	bm25                                            bm25Flag
+}
+
+// bm25Flag is --bm25, checked as it is parsed so that a bad value fails
+// the command before it ingests or indexes anything.
+type bm25Flag string
+
+var _ pflag.Value = (*bm25Flag)(nil)
+
+func (b *bm25Flag) String() string { return string(*b) }
+func (b *bm25Flag) Type() string   { return "okapi|bleve" }
+func (b *bm25Flag) Set(s string) error {
+	if err := index.CheckBM25(s); err != nil {
+		// pflag already names the flag and the value.
+		return index.ErrBM25
+	}
+	*b = bm25Flag(s)
+	return nil
 }
 
 func addIndexFlags(cmd *cobra.Command, f *indexFlags) {
@@ -41,12 +60,25 @@ func addIndexFlags(cmd *cobra.Command, f *indexFlags) {
 	fl.StringVar(&f.collection, "collection", "paperlens", "Qdrant collection")
 	fl.IntVar(&f.lsaDim, "lsa-dim", 256, "dimensions of the lsa embedder")
 	fl.IntVar(&f.rrfK, "rrf-k", 60, "k of reciprocal rank fusion for hybrid retrieval")
+	// Left empty, so the index applies index.DefaultBM25: one place says
+	// what the default is (and the help does not print it twice).
+	fl.Var(&f.bm25, "bm25", "scorer behind bm25 and hybrid within a paper: okapi (rank_bm25's BM25Okapi, as ElaipBench A.7.1; default) or bleve (Bleve's BM25)")
+}
+
+// BM25 is the scorer behind bm25 and hybrid within a paper, as the index
+// opened with these flags uses it (index.Index.BM25Scorer says the same of
+// an open index): for a run to record, since it moves every bm25 number.
+func (f *indexFlags) BM25() string {
+	if f.bm25 == "" {
+		return index.DefaultBM25
+	}
+	return string(f.bm25)
 }
 
 func (f *indexFlags) config(home string) index.Config {
 	cfg := index.Config{
 		Home: home, Embedder: f.embedder, EmbedModel: f.embedModel, Store: f.store,
-		LSADim: f.lsaDim, RRFK: f.rrfK,
+		LSADim: f.lsaDim, RRFK: f.rrfK, BM25: string(f.bm25),
 	}
 	if f.embedder == "openai" {
 		cfg.NewEmbedder = func(ctx context.Context) (embed.Embedder, error) { return f.openAIEmbedder() }

@@ -173,9 +173,10 @@ func TestRechunkedPaperReplaced(t *testing.T) {
 	}
 }
 
-// A read-only open for bm25 reads neither the LSA model, the vectors nor
-// the Okapi file: with each of them unreadable, bm25 and bleve still
-// search, and only the retrievers that need the damaged file fail, saying
+// A read-only open for bm25 reads neither the LSA model nor the vectors,
+// and with BM25 bleve a one-paper bm25 search does not read the Okapi file
+// either: with each of them unreadable, the retrievers that do not need it
+// still search, and only those that need the damaged file fail, saying
 // which file and what to do.
 func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	home := t.TempDir()
@@ -190,8 +191,9 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	}{
 		{"lsa.model", []string{Dense, Hybrid}},
 		{filepath.Join("vectors", "vectors.db"), []string{Dense, Hybrid}},
-		// Corpus-wide, bm25 (and hybrid's bm25 part) is Okapi
-		// (DefaultCorpusBM25); within one paper it is Bleve, checked below.
+		// bm25 (and hybrid's bm25 part) is Okapi: corpus-wide always
+		// (DefaultCorpusBM25), within one paper by default (DefaultBM25).
+		// Within one paper with BM25 bleve it is Bleve, checked below.
 		{"okapi.gob", []string{Okapi, BM25, Hybrid}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -237,13 +239,16 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 				}
 			}
 			if tc.file == "okapi.gob" {
-				r, err := ro.Retriever(BM25)
+				stb, rob := openReadOnlyBleve(t, home)
+				defer stb.Close()
+				defer rob.Close()
+				r, err := rob.Retriever(BM25)
 				if err != nil {
 					t.Fatal(err)
 				}
 				hits, err := r.Search(context.Background(), readOnlyQueries[1])
-				if err != nil || !reflect.DeepEqual(hits, want[BM25][1]) {
-					t.Errorf("one-paper bm25 with okapi.gob damaged: %v (hits equal: %v)", err, reflect.DeepEqual(hits, want[BM25][1]))
+				if err != nil || !reflect.DeepEqual(hits, want[Bleve][1]) {
+					t.Errorf("one-paper bm25 (bleve) with okapi.gob damaged: %v (hits equal bleve's: %v)", err, reflect.DeepEqual(hits, want[Bleve][1]))
 				}
 			}
 			if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
@@ -251,8 +256,9 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 			}
 		})
 	}
-	// bm25 within one paper loads nothing else; over the corpus it loads
-	// Okapi, still not the embedder or the vectors.
+	// bm25 within one paper loads Okapi by default and nothing else; with
+	// BM25 bleve it loads nothing, and over the corpus it then loads Okapi,
+	// still not the embedder or the vectors.
 	st2, ro := openReadOnly(t, home)
 	defer st2.Close()
 	defer ro.Close()
@@ -260,16 +266,31 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ro.okapi != nil {
+		t.Error("asking for the bm25 retriever loaded Okapi before any search")
+	}
 	if _, err := r.Search(context.Background(), readOnlyQueries[1]); err != nil {
 		t.Fatal(err)
 	}
-	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi != nil {
-		t.Error("a one-paper bm25 search loaded the embedder, the vectors or Okapi")
+	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi == nil {
+		t.Error("a one-paper bm25 search (okapi) should load Okapi and nothing else")
+	}
+	st3, rob := openReadOnlyBleve(t, home)
+	defer st3.Close()
+	defer rob.Close()
+	if r, err = rob.Retriever(BM25); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Search(context.Background(), readOnlyQueries[1]); err != nil {
+		t.Fatal(err)
+	}
+	if rob.loadedEmbedder() != nil || rob.vec != nil || rob.okapi != nil {
+		t.Error("a one-paper bm25 search (bleve) loaded the embedder, the vectors or Okapi")
 	}
 	if _, err := r.Search(context.Background(), readOnlyQueries[0]); err != nil {
 		t.Fatal(err)
 	}
-	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi == nil {
+	if rob.loadedEmbedder() != nil || rob.vec != nil || rob.okapi == nil {
 		t.Error("a corpus-wide bm25 search should load Okapi and nothing else")
 	}
 	if got := ro.Summary(); got.Embedder == "lsa" || !strings.HasPrefix(got.Embedder, "lsa-") {

@@ -1,7 +1,8 @@
 // Package index keeps the retrieval indexes of a paperlens home in step with
-// its corpus: a Bleve BM25 index, the Okapi reference scorer, and dense
-// vectors from an embedder in a vector store. It hands out the retrievers
-// (bm25, bleve, okapi, dense, hybrid) that search them.
+// its corpus: a Bleve BM25 index, the Okapi scorer (rank_bm25's BM25Okapi,
+// behind bm25 by default), and dense vectors from an embedder in a vector
+// store. It hands out the retrievers (bm25, bleve, okapi, dense, hybrid)
+// that search them.
 //
 // Progress is recorded per paper and per index in HOME/index/state.json,
 // written atomically a batch of papers at a time, so an index build killed
@@ -10,8 +11,9 @@
 // marked, and the next build redoes whatever is not.
 //
 // An index opened read-only loads only what its retrievers need, when they
-// are first asked for: a bm25 search never reads the LSA model, the vector
-// store or the Okapi file.
+// are first asked for: a bm25 search never reads the LSA model or the vector
+// store, and reads the Okapi file only when bm25 means okapi (the default
+// within a paper, and always over the whole corpus).
 //
 // A home is searched read-only (Config.ReadOnly) once its indexes are up to
 // date: every file is read under a shared lock or not locked at all, so any
@@ -45,7 +47,7 @@ import (
 
 // Retriever names accepted by Retriever (the --retriever flag).
 const (
-	BM25   = "bm25"   // the default BM25 scorer (see DefaultBM25)
+	BM25   = "bm25"   // the BM25 scorer of the index's Config.BM25 (see DefaultBM25)
 	Bleve  = "bleve"  // Bleve's BM25
 	Okapi  = "okapi"  // textbook Okapi BM25 (rank_bm25's BM25Okapi)
 	Dense  = "dense"  // embedder + vector store
@@ -53,22 +55,51 @@ const (
 )
 
 // DefaultBM25 is the scorer behind "bm25" within one paper (ElaipBench's
-// intra-paper retrieval): the one with the better evidence recall on the
-// sample benchmark (see README, "BM25: Bleve or Okapi").
-var DefaultBM25 = Bleve
+// intra-paper retrieval) when Config.BM25 is empty: Okapi, as ElaipBench
+// A.7.1 ranks passages with rank_bm25's BM25Okapi, so that paperlens
+// reproduces the benchmark's retrieval unless asked otherwise. Bleve had
+// slightly better evidence recall on the sample benchmark (README, "BM25:
+// Bleve or Okapi"), and stays one Config.BM25 (--bm25 bleve) away.
+const DefaultBM25 = Okapi
 
 // DefaultCorpusBM25 is the scorer behind "bm25" over the whole corpus (a
-// query without a paper). Picked by bm25's BenchmarkCorpusWide at 100k
-// passages: Okapi's corpus-wide postings answer in p50 0.47 ms / p99
-// 5.8 ms, Bleve in 7.3 / 62 ms, against a target of p99 under 10 ms.
-var DefaultCorpusBM25 = Okapi
+// query without a paper), whatever Config.BM25 says: ElaipBench never
+// searches across papers, so it is picked by latency alone. By bm25's
+// BenchmarkCorpusWide at 100k passages, Okapi's corpus-wide postings answer
+// in p50 0.47 ms / p99 5.8 ms, Bleve in 7.3 / 62 ms, against a target of
+// p99 under 10 ms.
+const DefaultCorpusBM25 = Okapi
+
+// ErrBM25 says what Config.BM25 (the --bm25 flag) accepts.
+var ErrBM25 = errors.New("use okapi (rank_bm25's BM25Okapi, ElaipBench A.7.1) or bleve")
+
+// CheckBM25 validates a Config.BM25 value: "" (the default), okapi or
+// bleve. The error names the --bm25 flag, which is where every value comes
+// from outside tests.
+func CheckBM25(name string) error {
+	switch name {
+	case "", Okapi, Bleve:
+		return nil
+	}
+	return fmt.Errorf("--bm25 %q: %w", name, ErrBM25)
+}
 
 // bm25Scorer is the scorer "bm25" uses for q.
-func bm25Scorer(q retrieve.Query) string {
+func (ix *Index) bm25Scorer(q retrieve.Query) string {
 	if q.PaperID == "" {
 		return DefaultCorpusBM25
 	}
-	return DefaultBM25
+	return ix.BM25Scorer()
+}
+
+// BM25Scorer is the scorer behind "bm25" (and so hybrid) within one paper:
+// Config.BM25, or DefaultBM25 when that is empty. A run records it, since
+// it moves every bm25 and hybrid number.
+func (ix *Index) BM25Scorer() string {
+	if ix.cfg.BM25 == "" {
+		return DefaultBM25
+	}
+	return ix.cfg.BM25
 }
 
 // Names lists the retriever names.
@@ -88,7 +119,14 @@ type Config struct {
 	OpenStore func(ctx context.Context, dim int) (vector.Store, error)
 	LSADim    int
 	RRFK      int
-	Rebuild   bool // drop every index and build from scratch
+	// BM25 is the scorer behind "bm25" within one paper, and so behind
+	// hybrid and every caller that asks for bm25 (the agent's search_paper,
+	// self-route): okapi or bleve, "" for DefaultBM25. It is a setting of
+	// the open index rather than a package variable so that two indexes in
+	// one process (a sweep, tests run in parallel) can differ. Both scorers
+	// are always built, so it changes what is searched, never what is built.
+	BM25    string
+	Rebuild bool // drop every index and build from scratch
 	// ReadOnly opens existing indexes for searching only: Bleve and the
 	// embedded vector store under shared locks, the embedding cache without
 	// storing query vectors, nothing created or rewritten. Any number of
@@ -161,6 +199,9 @@ func Open(ctx context.Context, cfg Config, cs *corpus.Store) (*Index, error) {
 	}
 	if cfg.Store == "" {
 		cfg.Store = "embedded"
+	}
+	if err := CheckBM25(cfg.BM25); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	ix := &Index{cfg: cfg, dir: Dir(cfg.Home), corpus: cs}
 	if cfg.ReadOnly {
@@ -239,8 +280,8 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 		}
 	}
 	// The Okapi file, the LSA model and the vectors are read when a
-	// retriever needs them (loadOkapi, ensureDense): a bm25 search, the
-	// common case, reads none of them.
+	// retriever needs them (loadOkapi, ensureDense): a bm25 search reads
+	// only the Okapi file, and with BM25 bleve a one-paper one reads none.
 	if err := ix.checkDense(); err != nil {
 		return err
 	}
@@ -813,14 +854,14 @@ func (ix *Index) Retriever(name string) (retrieve.Retriever, error) {
 	return &checked{Retriever: r, ix: ix, label: name}, nil
 }
 
-// bm25Router is "bm25": one paper's queries go to DefaultBM25, corpus-wide
-// ones to DefaultCorpusBM25, each loaded when first needed.
+// bm25Router is "bm25": one paper's queries go to the index's BM25Scorer,
+// corpus-wide ones to DefaultCorpusBM25, each loaded when first needed.
 type bm25Router struct{ ix *Index }
 
 func (b *bm25Router) Name() string { return BM25 }
 
 func (b *bm25Router) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
-	r, err := b.ix.Retriever(bm25Scorer(q))
+	r, err := b.ix.Retriever(b.ix.bm25Scorer(q))
 	if err != nil {
 		return nil, err
 	}
@@ -948,7 +989,7 @@ func (ix *Index) ready(paperID, name string, q retrieve.Query) bool {
 		return false
 	}
 	if name == BM25 {
-		name = bm25Scorer(q)
+		name = ix.bm25Scorer(q)
 	}
 	switch name {
 	case Bleve:

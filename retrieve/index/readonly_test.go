@@ -72,11 +72,23 @@ func snapshot(t *testing.T, dir string) map[string]string {
 
 func openReadOnly(t *testing.T, home string) (*corpus.Store, *Index) {
 	t.Helper()
-	st, err := corpus.Open(home, true)
+	return openReadOnlyWith(t, Config{Home: home, ReadOnly: true})
+}
+
+// openReadOnlyBleve opens home read-only with Bleve behind bm25 within a
+// paper.
+func openReadOnlyBleve(t *testing.T, home string) (*corpus.Store, *Index) {
+	t.Helper()
+	return openReadOnlyWith(t, Config{Home: home, ReadOnly: true, BM25: Bleve})
+}
+
+func openReadOnlyWith(t *testing.T, cfg Config) (*corpus.Store, *Index) {
+	t.Helper()
+	st, err := corpus.Open(cfg.Home, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Open(context.Background(), Config{Home: home, ReadOnly: true}, st)
+	ix, err := Open(context.Background(), cfg, st)
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
