@@ -77,7 +77,8 @@ func Parse(text string) Question {
 func split(text string, ms [][]int) (Question, bool) {
 	labels := make([]label, len(ms))
 	for i, m := range ms {
-		labels[i] = label{m: m, letter: text[m[2]], ref: refWord(text, m[2])}
+		ref, part := refWord(text, m[2])
+		labels[i] = label{m: m, letter: text[m[2]], ref: ref, part: part}
 	}
 	picked, doubts := pick(text, labels)
 	if len(picked) < 2 {
@@ -92,7 +93,7 @@ func split(text string, ms [][]int) (Question, bool) {
 		q.Options = append(q.Options, Option{Letter: string(l.letter), Text: strings.TrimSpace(text[l.m[1]:end])})
 	}
 	for _, l := range picked {
-		if l.ref != "" {
+		if l.part {
 			q.Doubts = append(q.Doubts, fmt.Sprintf("label %q (%s) follows %q, so it may be a reference inside the text rather than option %c",
 				string(l.letter)+".", around(text, l.m[2]), l.ref, l.letter))
 		}
@@ -105,6 +106,7 @@ type label struct {
 	m      []int // the regexp submatch indices; m[2] is the letter
 	letter byte
 	ref    string // the word before it when that word names a figure, table, method...
+	part   bool   // ref names a part of the paper (Fig., Table, Appendix...)
 }
 
 // pick chooses the labels that start the options. The longest run A, B, ...
@@ -234,19 +236,26 @@ func optionText(text string, run []label, i int) string {
 	return strings.TrimSpace(text[run[i].m[1]:end])
 }
 
-// refWords name things a stem or option refers to by letter: "Fig. A.",
-// "Table E.", "Method B.", "Appendix C.". A label right after one of them is
-// more likely a reference than an option. Full words count only without a
-// dot of their own ("the method. B." ends a sentence before a real label);
-// abbrevs count with or without one ("Fig. A.", "Fig A.").
+// refWords name things a stem or option refers to by a capital letter:
+// "Fig. A.", "Table E.", "Method B.", "Appendix C.". A label right after one
+// of them is more likely a reference than an option. The word must be
+// capitalised, as such references are, since an option often ends in a
+// plain noun ("A. the base model B. the large model"). Full words count only
+// without a dot of their own ("... the Method. B." ends a sentence before a
+// real label); abbreviations count with or without one ("Fig. A.", "Fig A.").
+// Words marked true name parts of a paper and are reported even when the run
+// is otherwise unambiguous ("Table E." read as a fifth option); the others
+// (Method, Model, ...) are common enough at the end of an option to serve
+// only to settle a letter that occurs twice.
 var (
 	refWords = map[string]bool{
 		"figure": true, "figures": true, "table": true, "tables": true, "appendix": true, "appendices": true,
 		"section": true, "sections": true, "equation": true, "chapter": true, "panel": true, "subfigure": true,
-		"method": true, "model": true, "algorithm": true, "setting": true, "condition": true, "group": true,
-		"case": true, "type": true, "variant": true, "version": true, "step": true, "stage": true, "phase": true,
-		"part": true, "experiment": true, "hypothesis": true, "lemma": true, "theorem": true, "class": true,
-		"category": true, "scenario": true, "strategy": true, "annex": true, "box": true,
+		"lemma": true, "theorem": true, "annex": true, "box": true,
+		"method": false, "model": false, "algorithm": false, "setting": false, "condition": false, "group": false,
+		"case": false, "type": false, "variant": false, "version": false, "step": false, "stage": false, "phase": false,
+		"part": false, "experiment": false, "hypothesis": false, "class": false,
+		"category": false, "scenario": false, "strategy": false,
 	}
 	refAbbrevs = map[string]bool{
 		"fig": true, "figs": true, "tab": true, "app": true, "sec": true, "eq": true, "eqs": true,
@@ -254,20 +263,27 @@ var (
 	}
 )
 
-// refWord returns the word before the label whose letter is at i when it is
-// a reference word on the same line, else "".
-func refWord(text string, i int) string {
+// refWord returns the capitalised word before the label whose letter is at
+// i when it is a reference word on the same line, else "", and whether it
+// names a part of the paper.
+func refWord(text string, i int) (string, bool) {
 	before := strings.TrimRight(text[:i], "(*")
 	trimmed := strings.TrimRight(before, " \t")
 	if len(trimmed) == len(before) || trimmed == "" || strings.HasSuffix(trimmed, "\n") {
-		return "" // glued to a word, or at the start of a line
+		return "", false // glued to a word, or at the start of a line
 	}
 	w := trimmed[strings.LastIndexAny(trimmed, " \t\n(")+1:]
-	bare := strings.ToLower(strings.TrimSuffix(w, "."))
-	if refAbbrevs[bare] || (refWords[bare] && !strings.HasSuffix(w, ".")) {
-		return w
+	if w == "" || w[0] < 'A' || w[0] > 'Z' {
+		return "", false
 	}
-	return ""
+	bare := strings.ToLower(strings.TrimSuffix(w, "."))
+	if refAbbrevs[bare] {
+		return w, true
+	}
+	if part, ok := refWords[bare]; ok && !strings.HasSuffix(w, ".") {
+		return w, part
+	}
+	return "", false
 }
 
 // around quotes a little text either side of byte offset i, on one line.

@@ -134,6 +134,22 @@ func TestParseDoubtfulSplit(t *testing.T) {
 			options: []string{"It fine-tunes the model.", "It freezes the table.", "Neither"},
 		},
 		{
+			// Options ending in a plain noun: not references.
+			name:    "options end in model",
+			in:      "Which is cheapest?\nA. the base model B. the large model C. the merged model D. no model",
+			stem:    "Which is cheapest?",
+			options: []string{"the base model", "the large model", "the merged model", "no model"},
+		},
+		{
+			// The real B follows a plain "model", so it must not be taken
+			// for a reference and lose to the stray "Our B.".
+			name:    "real label after a plain noun, stray after another",
+			in:      "Which variant is fastest?\nA. The unpruned model B. Our B. variant with refresh C. The merging baseline D. The cyclic default",
+			stem:    "Which variant is fastest?",
+			options: []string{"The unpruned model", "Our B. variant with refresh", "The merging baseline", "The cyclic default"},
+			doubt:   "no reading is clearly right, so the first was kept",
+		},
+		{
 			name:    "stray letter that does not compete",
 			in:      "Which holds?\nA. x B. y C. unlike B. it is z D. w",
 			stem:    "Which holds?",
