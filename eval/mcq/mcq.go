@@ -94,7 +94,7 @@ func split(text string, ms [][]int) (Question, bool) {
 	}
 	for _, l := range picked {
 		if l.part {
-			q.Doubts = append(q.Doubts, fmt.Sprintf("label %q (%s) follows %q, so it may be a reference inside the text rather than option %c",
+			q.Doubts = append(q.Doubts, fmt.Sprintf("label %q (%s) follows %q, so it may be a reference inside the text rather than option %c; check the row against the published question",
 				string(l.letter)+".", around(text, l.m[2]), l.ref, l.letter))
 		}
 	}
