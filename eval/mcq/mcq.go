@@ -58,7 +58,9 @@ var inlineOption = lazyregexp.MustCompile(`(?:^|\s)\(?([A-J])[.)](?:\s+)`)
 
 // Parse splits a question into stem and options. Options are expected on
 // their own lines; when none are, labels inside the text ("... A. x B. y")
-// are tried, accepting them only as a consecutive run A, B, C, ...
+// are tried, accepting them only as a consecutive run A, B, C, ... A label
+// the text holds twice ("as in Fig. A. ... A. first") is settled where a
+// rule allows (see pick); either way Doubts says so, for loaders to report.
 func Parse(text string) Question {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if q, ok := split(text, optionStart.FindAllStringSubmatchIndex(text, -1)); ok {
