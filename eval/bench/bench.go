@@ -40,11 +40,46 @@ type Question struct {
 // Problem is a row that could not be loaded, or loaded with a quirk.
 type Problem struct {
 	Line  int
-	Fatal bool // the row was skipped
+	ID    string // the question's id when the row was kept, so a report can be matched to results
+	Fatal bool   // the row was skipped
 	Msg   string
 }
 
-func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Msg) }
+func (p Problem) String() string {
+	if p.ID != "" {
+		return fmt.Sprintf("line %d (%s): %s", p.Line, p.ID, p.Msg)
+	}
+	return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+}
+
+// splitWarnings turns the option parser's doubts into row warnings. A wrong
+// cut between stem and options changes what every model is asked, and
+// nothing downstream can notice it, so each doubt is reported.
+func splitWarnings(q mcq.Question) []string {
+	var ws []string
+	for _, d := range q.Doubts {
+		ws = append(ws, "the options may be cut wrongly: "+d)
+	}
+	return ws
+}
+
+// everyOption is the warning for an answer that names every option: a reply
+// that picks all the letters is right whatever the question says, so the
+// row cannot tell models apart. The row is kept, like an MA-MCQ with one
+// letter: dropping published rows would make scores incomparable with other
+// evaluations of the same file.
+func everyOption(q mcq.Question, ans string) (string, bool) {
+	if len(q.Options) < 2 || len(ans) != len(q.Options) {
+		return "", false
+	}
+	for _, o := range q.Options {
+		if !strings.Contains(ans, o.Letter) {
+			return "", false
+		}
+	}
+	return fmt.Sprintf("the answer %s names every option, so a reply that picks all the letters is right without reading the question; "+
+		"kept and scored as set equality, but it cannot tell models apart: check the row against the paper, or drop it", ans), true
+}
 
 // StableID derives a question id from its paper and text: ElaipBench rows
 // carry none, and an id must survive reordering of the file.
@@ -59,8 +94,9 @@ var breakdownFields = []string{"difficulty", "level", "discipline", "domain", "p
 // LoadElaipBench reads ElaipBench rows (paper_id, question_type, question,
 // answer, relevant_passage, paper_content) from JSON, JSONL or parquet.
 // Malformed rows are reported with their line and skipped; quirks (an
-// MA-MCQ with one letter, a duplicated row) are reported and kept or
-// dropped as noted.
+// MA-MCQ with one letter, an answer naming every option, options whose cut
+// from the stem is doubtful, a duplicated row) are reported and kept, except
+// the duplicate, which is kept once.
 func LoadElaipBench(path string) ([]Question, []Problem, error) {
 	var qs []Question
 	var problems []Problem
@@ -92,6 +128,7 @@ func LoadElaipBench(path string) ([]Question, []Problem, error) {
 			Line: r.Line, Breakdown: map[string]string{},
 		}
 		q.MCQ = mcq.Parse(q.Text)
+		q.Warnings = append(q.Warnings, splitWarnings(q.MCQ)...)
 		ans, ok := mcq.NormalizeAnswer(get("answer"))
 		if !ok {
 			problems = append(problems, Problem{Line: r.Line, Fatal: true,
@@ -105,10 +142,19 @@ func LoadElaipBench(path string) ([]Question, []Problem, error) {
 		}
 		for _, l := range ans {
 			if !strings.ContainsRune(q.MCQ.Letters(), l) {
-				problems = append(problems, Problem{Line: r.Line, Fatal: true,
-					Msg: fmt.Sprintf("answer %s names option %c, which the question does not have (options %s)", ans, l, q.MCQ.Letters())})
+				msg := fmt.Sprintf("answer %s names option %c, which the question does not have (options %s)", ans, l, q.MCQ.Letters())
+				if len(q.Warnings) > 0 { // the split's doubts may explain the missing option
+					msg += "; " + strings.Join(q.Warnings, "; ")
+				}
+				problems = append(problems, Problem{Line: r.Line, Fatal: true, Msg: msg})
 				return nil
 			}
+		}
+		if n := len(q.MCQ.Options); n != 4 {
+			// ElaipBench publishes options A–D on every row; another count
+			// means a letter-dot in the text was taken for a label ("Table
+			// E."), or a label was missed.
+			q.Warnings = append(q.Warnings, fmt.Sprintf("the question parsed into %d options (%s) where ElaipBench has four (A–D); a letter-dot in the text may have been taken for an option label, or a label missed: check the row", n, q.MCQ.Letters()))
 		}
 		switch {
 		case q.Type == "MA-MCQ" && len(ans) == 1:
@@ -120,6 +166,9 @@ func LoadElaipBench(path string) ([]Question, []Problem, error) {
 			if len(ans) > 1 {
 				q.Type = "MA-MCQ"
 			}
+		}
+		if w, ok := everyOption(q.MCQ, ans); ok {
+			q.Warnings = append(q.Warnings, w)
 		}
 		for _, f := range breakdownFields {
 			if v := strings.TrimSpace(get(f)); v != "" {
@@ -134,7 +183,7 @@ func LoadElaipBench(path string) ([]Question, []Problem, error) {
 		}
 		seen[q.ID] = r.Line
 		for _, w := range q.Warnings {
-			problems = append(problems, Problem{Line: r.Line, Msg: w})
+			problems = append(problems, Problem{Line: r.Line, ID: q.ID, Msg: w})
 		}
 		qs = append(qs, q)
 		return nil

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -60,7 +61,7 @@ func LoadJSONL(path string) ([]Question, []Problem, error) {
 			return nil
 		}
 		for _, w := range q.Warnings {
-			problems = append(problems, Problem{Line: r.Line, Msg: w})
+			problems = append(problems, Problem{Line: r.Line, ID: q.ID, Msg: w})
 		}
 		qs = append(qs, q)
 		return nil
@@ -109,6 +110,7 @@ func genericRow(r dataset.Row) (Question, bool, error) {
 			q.Warnings = append(q.Warnings, "options are both inline in the question and in the options field; the options field is used")
 		}
 		q.MCQ.Options = opts
+		q.MCQ.Doubts = nil // the inline cut is not used
 		q.Text = strings.Join(append([]string{q.MCQ.Stem}, q.MCQ.OptionLines()...), "\n")
 	}
 
@@ -139,11 +141,19 @@ func genericRow(r dataset.Row) (Question, bool, error) {
 			return Question{}, false, fmt.Errorf("answer %q is not a set of option letters", answer)
 		}
 		if !hasLetters(q.MCQ, letters) {
-			return Question{}, false, fmt.Errorf("answer %s names an option the question does not have (options %s)", letters, q.MCQ.Letters())
+			msg := fmt.Sprintf("answer %s names an option the question does not have (options %s)", letters, q.MCQ.Letters())
+			if ws := splitWarnings(q.MCQ); len(ws) > 0 { // the split's doubts may explain the missing option
+				msg += "; " + strings.Join(ws, "; ")
+			}
+			return Question{}, false, errors.New(msg)
 		}
 		q.Answer = letters
+		q.Warnings = append(q.Warnings, splitWarnings(q.MCQ)...)
 		if q.Type == "SA-MCQ" && len(letters) > 1 {
 			q.Warnings = append(q.Warnings, "SA-MCQ with several answer letters; scored as set equality")
+		}
+		if w, ok := everyOption(q.MCQ, letters); ok {
+			q.Warnings = append(q.Warnings, w)
 		}
 	}
 

@@ -110,3 +110,52 @@ func TestLoadJSONLBadRows(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadJSONLQuirks checks the by-line reports of rows that load but
+// cannot be trusted as they stand: an answer naming every option, and an
+// inline split a letter-dot in the text made doubtful. Rows are kept.
+func TestLoadJSONLQuirks(t *testing.T) {
+	rows := `{"id": "g-1", "question": "Which optimiser is used?\nA. SGD B. Adam C. AdamW D. Adagrad", "answer": "C"}
+{"id": "g-2", "question": "Which ablations are reported?", "options": ["warm-up", "batch size", "weight decay"], "answer": ["A", "B", "C"]}
+{"id": "g-3", "question": "As in Fig. A. the loss plateaus early. Why?\nA. The rate decays B. The data repeat C. The model saturates", "answer": "B"}
+{"id": "g-4", "type": "short", "question": "What does Fig. A. show? A. nothing B. something", "answer": "the loss"}
+{"id": "g-5", "question": "As in Fig. A. the loss plateaus. Why?", "options": ["rate", "data"], "answer": "A"}
+{"id": "g-6", "type": "MA-MCQ", "question": "Which hold?\nA. x\nB. y", "answer": "BA"}
+{"id": "g-7", "question": "Which holds?\nA. x B. Our B. variant C. z", "answer": "C"}
+`
+	path := filepath.Join(t.TempDir(), "quirks.jsonl")
+	if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, problems, err := LoadJSONL(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 7 {
+		t.Fatalf("%d questions, want all 7 kept: %v", len(qs), problems)
+	}
+	// g-4 is a short answer: its text is posed whole, so no split to doubt.
+	// g-5's options come from its options field; the inline doubt does not
+	// apply (only the existing both-given note would, and it has no inline
+	// options).
+	want := map[int]string{
+		2: "line 2 (g-2): the answer ABC names every option",
+		3: `line 3 (g-3): the options may be cut wrongly: label "A." could start option A at two places`,
+		6: "line 6 (g-6): the answer AB names every option",
+		7: "line 7 (g-7): the options may be cut wrongly: " + `label "B." could start option B at two places`,
+	}
+	for _, p := range problems {
+		w, ok := want[p.Line]
+		if !ok || p.Fatal || !strings.HasPrefix(p.String(), w) {
+			t.Errorf("unexpected report %s", p)
+			continue
+		}
+		delete(want, p.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("not reported: %v", want)
+	}
+	if q := qs[2]; q.MCQ.Stem != "As in Fig. A. the loss plateaus early. Why?" || q.MCQ.Letters() != "ABC" {
+		t.Errorf("g-3 cut as %q %q", q.MCQ.Stem, q.MCQ.Letters())
+	}
+}

@@ -205,6 +205,10 @@ func LoadLPFQA(path string, m FieldMap) ([]Question, []Problem, error) {
 		q.MCQ = mcq.Parse(prompt)
 		if letter, ok := optionLetter(answer, q.MCQ); ok && len(q.MCQ.Options) >= 3 {
 			q.Type, q.Answer = "MCQ", letter
+			// A short answer's text is posed whole, so only an MCQ's cut
+			// matters. Its answer is one letter of three or more, so it
+			// never names every option.
+			q.Warnings = append(q.Warnings, splitWarnings(q.MCQ)...)
 		} else {
 			q.Type, q.Answer = "short", answer
 			if answer == "" {
@@ -225,7 +229,7 @@ func LoadLPFQA(path string, m FieldMap) ([]Question, []Problem, error) {
 			return nil
 		}
 		for _, w := range q.Warnings {
-			problems = append(problems, Problem{Line: r.Line, Msg: w})
+			problems = append(problems, Problem{Line: r.Line, ID: q.ID, Msg: w})
 		}
 		qs = append(qs, q)
 		return nil

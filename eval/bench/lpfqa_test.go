@@ -222,3 +222,42 @@ func TestOptionLetter(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadLPFQADoubtfulSplit: an MCQ with inline options whose stem cites
+// "Fig. A." is cut at the real options and reported by line and id. With
+// options on their own lines only line starts are labels, so the same stem
+// is clean; a short answer's text is posed whole, so it is not reported.
+func TestLoadLPFQADoubtfulSplit(t *testing.T) {
+	rows := `{"prompt_id": "lp-fig", "prompt": "The transfer curve in Fig. A. flattens after 40 epochs. Which explanation fits? A. Overfitting B. Learning-rate decay C. Label noise D. Data exhaustion E. Weight decay F. None of these", "response_reference": "<参考答案>: B\n<评估要点>: Must choose B."}
+{"prompt_id": "lp-clean", "prompt": "Which gas is inert?\nA. Oxygen\nB. Argon\nC. Hydrogen\nD. Chlorine\nE. Fluorine", "response_reference": "<参考答案>: B"}
+{"prompt_id": "lp-lines", "prompt": "The curve in Fig. A. flattens. Which explanation fits?\nA. Overfitting\nB. Decay\nC. Noise", "response_reference": "<参考答案>: C"}
+{"prompt_id": "lp-short", "prompt": "Explain the trend in Fig. A. and in Fig. B. of the report.", "response_reference": "<参考答案>: The curve flattens."}
+`
+	path := filepath.Join(t.TempDir(), "lpfqa.jsonl")
+	if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, problems, err := LoadLPFQA(path, DefaultFieldMap())
+	if err != nil || len(qs) != 4 {
+		t.Fatalf("qs %d, problems %v, err %v", len(qs), problems, err)
+	}
+	var rowReports []Problem
+	for _, p := range problems {
+		if p.Line != 0 { // line 0 notes the file's missing optional fields
+			rowReports = append(rowReports, p)
+		}
+	}
+	if len(rowReports) != 1 || rowReports[0].Line != 1 || rowReports[0].Fatal ||
+		!strings.HasPrefix(rowReports[0].String(), `line 1 (lp-fig): the options may be cut wrongly: label "A." could start option A at two places`) {
+		t.Fatalf("reports %v, want one for line 1", rowReports)
+	}
+	if q := qs[0]; q.Type != "MCQ" || q.Answer != "B" || q.MCQ.Letters() != "ABCDEF" || !strings.HasPrefix(q.MCQ.Stem, "The transfer curve in Fig. A. flattens") {
+		t.Errorf("lp-fig loaded as %s %q, options %q, stem %q", q.Type, q.Answer, q.MCQ.Letters(), q.MCQ.Stem)
+	}
+	if q := qs[2]; q.Type != "MCQ" || q.MCQ.Stem != "The curve in Fig. A. flattens. Which explanation fits?" {
+		t.Errorf("lp-lines loaded as %s, stem %q", q.Type, q.MCQ.Stem)
+	}
+	if qs[3].Type != "short" {
+		t.Errorf("lp-short loaded as %s", qs[3].Type)
+	}
+}
