@@ -32,7 +32,14 @@ type Table struct {
 	// Modes maps a column to the paperlens mode whose accuracy measures
 	// the same thing; columns absent (LPFQA Table 4's Δ) are not accuracies.
 	Modes map[string]string
-	Rows  []Row
+	// Groups says, for a column over part of the questions, which part:
+	// "question type", "difficulty", "discipline" or "domain" (the column
+	// is then the value). Columns absent are over all questions.
+	Groups map[string]string
+	// Questions is how many questions the paper's numbers are over: a run
+	// on fewer answered a different sample.
+	Questions int
+	Rows      []Row
 }
 
 // Row is one line of a table.
@@ -76,21 +83,38 @@ func allMode(mode string, cols ...string) map[string]string {
 	return m
 }
 
+// group says each of cols is a value of the grouping field.
+func group(field string, cols ...string) map[string]string { return allMode(field, cols...) }
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		maps.Copy(out, m)
+	}
+	return out
+}
+
 var specs = []spec{
 	{"elaipbench-table2.csv", Table{
 		Name: "ElaipBench Table 2", Bench: ElaipBench, Paper: elaipTitle, Section: "§4.2, Table 2",
 		Setting: "accuracy with the whole paper in context (paperlens mode full), mean of 3 API calls, per paradigm: Base Models (--paradigm base), CoTs (cot), LRMs (reasoning)",
 		Modes:   allMode("full", "Total", "SA-MCQ", "MA-MCQ", "Easy", "Moderate", "Hard", "ML", "CV", "NLP"),
+		Groups: merge(group("question type", "SA-MCQ", "MA-MCQ"), group("difficulty", "Easy", "Moderate", "Hard"),
+			group("discipline", "ML", "CV", "NLP")),
+		Questions: 403,
 	}},
 	{"lpfqa-table2.csv", Table{
 		Name: "LPFQA Table 2", Bench: LPFQA, Paper: lpfqaTitle, Section: "§4.1, Table 2",
-		Setting: "accuracy (LLM judge) per primary domain without tools (paperlens mode closed-book), temperature 1, top_p 1",
-		Modes:   allMode("closed-book", "Life Sci", "Maths", "Natural Sci", "Social Sci", "EE", "Applied Tech", "CS", "Overall"),
+		Setting:   "accuracy (LLM judge) per primary domain without tools (paperlens mode closed-book), temperature 1, top_p 1",
+		Modes:     allMode("closed-book", "Life Sci", "Maths", "Natural Sci", "Social Sci", "EE", "Applied Tech", "CS", "Overall"),
+		Groups:    group("domain", "Life Sci", "Maths", "Natural Sci", "Social Sci", "EE", "Applied Tech", "CS"),
+		Questions: 430,
 	}},
 	{"lpfqa-table4.csv", Table{
 		Name: "LPFQA Table 4", Bench: LPFQA, Paper: lpfqaTitle, Section: "§4.3, Table 4",
-		Setting: "accuracy without tools (closed-book), with a Jupyter code interpreter (tool-python) and with search (tool-search); Δ is the relative change from no tools, in percent",
-		Modes:   map[string]string{"No tools": "closed-book", "Jupyter CI": "tool-python", "Search": "tool-search"},
+		Setting:   "accuracy without tools (closed-book), with a Jupyter code interpreter (tool-python) and with search (tool-search); Δ is the relative change from no tools, in percent",
+		Modes:     map[string]string{"No tools": "closed-book", "Jupyter CI": "tool-python", "Search": "tool-search"},
+		Questions: 430,
 	}},
 }
 
@@ -117,7 +141,7 @@ func Tables() []Table {
 	src := tables()
 	out := make([]Table, len(src))
 	for i, t := range src {
-		t.Columns, t.Modes = slices.Clone(t.Columns), maps.Clone(t.Modes)
+		t.Columns, t.Modes, t.Groups = slices.Clone(t.Columns), maps.Clone(t.Modes), maps.Clone(t.Groups)
 		t.Rows = slices.Clone(t.Rows)
 		for j, r := range t.Rows {
 			t.Rows[j].Aliases, t.Rows[j].Values = slices.Clone(r.Aliases), maps.Clone(r.Values)
@@ -149,7 +173,7 @@ func parse(s spec) (Table, error) {
 			t.Columns = append(t.Columns, h)
 		}
 	}
-	for c := range t.Modes {
+	for c := range merge(t.Modes, t.Groups) {
 		if !slices.Contains(t.Columns, c) {
 			return t, fmt.Errorf("published: %s: mode column %q is not in the file", s.file, c)
 		}
