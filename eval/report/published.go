@@ -269,7 +269,7 @@ func (c PaperComparison) sampleNote() string {
 	if c.PaperQuestions == 0 || c.Questions == c.PaperQuestions {
 		return ""
 	}
-	return fmt.Sprintf("The run answered %d questions, the paper %d: a different sample, which the interval's width reflects only in part.", c.Questions, c.PaperQuestions)
+	return fmt.Sprintf("The run answered %d questions, the paper %d: a different sample; the interval is over the run's questions.", c.Questions, c.PaperQuestions)
 }
 
 // PaperMarkdown writes the comparison as Markdown: one table per run and
