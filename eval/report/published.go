@@ -172,16 +172,21 @@ func ComparePublished(runs []Run, opt PaperOptions) []PaperComparison {
 		if base.Paradigm == "" {
 			base.Paradigm = run.Base
 		}
+		if r.Progress.Incomplete() {
+			// Its numbers cover part of the questions: say so beside them.
+			base.Note = "the run is incomplete (" + r.Progress.Detail() + ")"
+		}
 		name := s.Model
 		if as, ok := lookupAs(opt.As, s.Model, r.Dir); ok {
 			name, base.As = as, as
 		}
 		matches := published.Find(s.Bench, name, base.Paradigm)
 		if len(matches) == 0 {
-			base.Note = fmt.Sprintf("no published row for %q (paradigm %s) on %s", name, base.Paradigm, benchName(s.Bench))
+			note := fmt.Sprintf("no published row for %q (paradigm %s) on %s", name, base.Paradigm, benchName(s.Bench))
 			if base.As == "" {
-				base.Note += "; --published-as NAME compares it with a row of another name"
+				note += "; --published-as NAME compares it with a row of another name"
 			}
+			base.Note = joinNotes(note, base.Note)
 			out = append(out, base)
 			continue
 		}
@@ -215,7 +220,7 @@ func ComparePublished(runs []Run, opt PaperOptions) []PaperComparison {
 					Covers: lo <= p && p <= hi})
 			}
 			if len(missing) > 0 {
-				c.Note = "the run has no " + strings.Join(missing, ", ") + " mode: the columns it measures are left out"
+				c.Note = joinNotes(c.Note, "the run has no "+strings.Join(missing, ", ")+" mode: the columns it measures are left out")
 			}
 			out = append(out, c)
 		}
@@ -238,6 +243,16 @@ func lookupAs(as map[string]string, model, dir string) (string, bool) {
 	}
 	v, ok := as[""]
 	return v, ok
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 func benchName(b string) string {

@@ -242,3 +242,29 @@ func TestParsePublishedAs(t *testing.T) {
 		}
 	}
 }
+
+// A run stopped early is compared on what it has, and says so.
+func TestComparePublishedIncomplete(t *testing.T) {
+	dir := elaipRun(t, "stopped", "DeepSeek-V3")
+	recs := `{"question_id": "q1", "mode": "full", "run": 1, "correct": true, "question_type": "SA-MCQ"}
+{"question_id": "q2", "mode": "full", "run": 1, "correct": false, "question_type": "MA-MCQ"}
+`
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), []byte(recs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := ComparePublished(runs, PaperOptions{})
+	if len(cmp) != 1 || cmp[0].Row != "DeepSeek-V3" || !strings.HasPrefix(cmp[0].Note, "the run is incomplete (2 of 806 records") {
+		t.Fatalf("comparisons: %+v", cmp)
+	}
+	var b bytes.Buffer
+	if err := PaperMarkdown(&b, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nThe run is incomplete (2 of 806 records") {
+		t.Errorf("Markdown:\n%s", b.String())
+	}
+}
