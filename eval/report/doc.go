@@ -43,7 +43,16 @@
 //     difference from full where the two can be paired question by
 //     question (section 2's interval), else by full's Wilson interval.
 //     FrontierSVG writes these figures alone as a standalone SVG file;
-//  10. tool calls per question in the tool modes.
+//  10. tool calls per question in the tool modes;
+//  11. with WriteOptions.Published (paperlens report --paper-table), the
+//     published numbers: each run beside the row of the papers' tables
+//     (package eval/published) naming its model on its bench, under its
+//     paradigm for ElaipBench, column by column where the run has the
+//     breakdown (question type, difficulty, discipline, domain): the
+//     published value, the measured accuracy with its 95% Wilson interval
+//     over the run's questions, and whether the interval covers the
+//     published value. ComparePublished computes it, PaperMarkdown writes
+//     it alone.
 //
 // A run folder without summary.json (eval killed before the end) is
 // summarised from its records; the runs table gives records present and

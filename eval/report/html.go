@@ -36,7 +36,9 @@ type page struct {
 	// Incomplete says, per run with records missing, how many and whether
 	// its numbers were computed here from the records.
 	Incomplete []string
-	H          map[string]string
+	// Paper is the published-numbers section, nil unless asked for.
+	Paper *paperSection
+	H     map[string]string
 }
 
 type runInfo struct {
@@ -53,7 +55,7 @@ func build(runs []Run) (*page, error) {
 	labs := labels(runs)
 	cols := make([]string, len(runs))
 	p := &page{H: map[string]string{"acc": hAccuracy, "effect": hEffect, "recall": hRecall, "reason": hReasoning, "miss": hMiss,
-		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools, "frontier": hFrontier}, Buckets: bucketNames}
+		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools, "frontier": hFrontier, "published": hPublished}, Buckets: bucketNames}
 	for i, r := range runs {
 		cols[i] = colour(i)
 		s := r.Summary
@@ -147,10 +149,23 @@ func recordsCell(p Progress) string {
 
 // HTML writes one self-contained HTML report: inline CSS and inline SVG
 // charts, no scripts and no external references.
-func HTML(w io.Writer, runs []Run) error {
+func HTML(w io.Writer, runs []Run) error { return HTMLWith(w, runs, WriteOptions{}) }
+
+// WriteOptions add optional sections to the report.
+type WriteOptions struct {
+	// Published, when set, adds the published-numbers section: each run
+	// beside the paper's number for its model (see ComparePublished).
+	Published *PaperOptions
+}
+
+// HTMLWith is HTML with optional sections.
+func HTMLWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	p, err := build(runs)
 	if err != nil {
 		return err
+	}
+	if opt.Published != nil {
+		p.Paper = buildPaperSection(ComparePublished(runs, *opt.Published))
 	}
 	return htmlTmpl().Execute(w, p)
 }
@@ -187,6 +202,7 @@ td.o{font-weight:bold}
 svg{display:block;margin:.5em 0;font-family:inherit}
 td.ids{max-width:560px;overflow-wrap:anywhere}
 .answer{border-left:4px solid #2ca02c;padding:2px 10px;max-width:900px}
+td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 </style></head><body>
 <h1>paperlens report</h1>
 <table><tr><th class="l">model</th><th class="l">folder</th><th class="l">bench</th><th class="l">paradigm</th><th class="l">baseline</th><th>runs</th><th>questions</th><th>records</th></tr>
@@ -272,6 +288,17 @@ td.ids{max-width:560px;overflow-wrap:anywhere}
 <table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool</th>{{range .CallBkts}}<th>{{.}} calls</th>{{end}}</tr>
 {{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{end}}</body></html>
+{{end}}{{with .Paper}}<h2>{{$.H.published}}</h2>
+<p class="note">{{.Note}}</p>
+{{range .Items}}{{if .Table}}<h3>{{.Run}} ({{.Dir}}) against {{.Table}}, {{.Row}}</h3>
+<p class="note">{{.Paper}}, {{.Section}}.{{if .Sample}} {{.Sample}}{{end}}</p>
+{{if .Cells}}<table><tr><th class="l">column</th><th class="l">mode</th><th>published %</th><th>measured % [95% CI]</th><th>n</th><th class="l">verdict</th></tr>
+{{range .Cells}}<tr><td class="l">{{.Column}}</td><td class="l">{{.Mode}}</td><td>{{.Published}}</td><td>{{.Measured}}</td><td>{{.N}}</td><td class="l {{if .Covers}}cov{{else}}nocov{{end}}">{{.Verdict}}</td></tr>
+{{end}}</table>
+{{else}}<p class="note">No column of this table was measured by the run.</p>
+{{end}}{{if .Note}}<p class="note">{{.Note}}.</p>
+{{end}}{{else}}<h3>{{.Run}} ({{.Dir}})</h3>
+<p class="note">{{.Note}}.</p>
+{{end}}{{end}}{{end}}</body></html>
 `))
 })

@@ -14,7 +14,10 @@ var mdRepl = strings.NewReplacer(`\`, `\\`, "|", `\|`, "<", "&lt;", ">", "&gt;",
 func md(s string) string { return mdRepl.Replace(s) }
 
 // Markdown writes the report's tables as Markdown (no charts).
-func Markdown(w io.Writer, runs []Run) error {
+func Markdown(w io.Writer, runs []Run) error { return MarkdownWith(w, runs, WriteOptions{}) }
+
+// MarkdownWith is Markdown with optional sections.
+func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	p, err := build(runs)
 	if err != nil {
 		return err
@@ -158,6 +161,10 @@ func Markdown(w io.Writer, runs []Run) error {
 		for _, r := range tr {
 			run.MarkdownRow(&b, append([]string{md(r.Model), md(r.Mode), fmt.Sprint(r.N), r.MeanCalls, r.NoTool}, r.ByCalls...)...)
 		}
+	}
+	if opt.Published != nil {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", hPublished, publishedNote)
+		writePaperMarkdown(&b, ComparePublished(runs, *opt.Published), "###")
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
