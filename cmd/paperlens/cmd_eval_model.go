@@ -212,6 +212,9 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	c.Home = home
 	c.APIKeyEnv = f.apiKeyEnv
 	c.Modes = splitList(f.modes)
+	// The scorer behind bm25, recorded in config.json (the index flags
+	// own --bm25).
+	c.BM25 = f.index.BM25()
 	if err := f.applyRequest(&c, changed); err != nil {
 		return run.Result{}, nil, err
 	}

@@ -277,3 +277,63 @@ func TestProtocolDenominators(t *testing.T) {
 		t.Errorf("summary.md lacks accuracy, errors and answered side by side:\n%s", stdout)
 	}
 }
+
+// ElaipBench's intra-paper BM25 is rank_bm25's Okapi (A.7.1): the default
+// retrieves what --bm25 okapi retrieves, --bm25 bleve departs, and
+// config.json names the scorer.
+func TestProtocolBM25Scorer(t *testing.T) {
+	t.Parallel()
+	sample := filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl")
+	home := t.TempDir()
+	contexts := map[string]map[string]string{}
+	for _, scorer := range []string{"", "okapi", "bleve"} {
+		out := filepath.Join(t.TempDir(), "run")
+		args := []string{"eval", "--bench", "elaipbench", "--data", sample, "--model", "ir", "--mode", "bm25",
+			"--runs", "1", "--out", out, "--home", home}
+		if scorer != "" {
+			args = append(args, "--bm25", scorer)
+		}
+		if _, stderr, code := paperlens(t, args...); code != 0 {
+			t.Fatalf("--bm25 %q: exit %d\n%s", scorer, code, stderr)
+		}
+		var cfg run.Config
+		b, _ := os.ReadFile(filepath.Join(out, "config.json"))
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		want := scorer
+		if want == "" {
+			want = "okapi"
+		}
+		if cfg.BM25 != want {
+			t.Errorf("--bm25 %q: config.json says bm25 %q", scorer, cfg.BM25)
+		}
+		contexts[scorer] = map[string]string{}
+		for _, r := range readRecords(t, out) {
+			var ids []string
+			for _, c := range r.Context {
+				ids = append(ids, c.PassageID)
+			}
+			contexts[scorer][r.QuestionID] = strings.Join(ids, ",")
+		}
+		departs := false
+		for _, c := range readSummary(t, out).Protocol.Departures() {
+			departs = departs || c.Name == protocol.BM25
+		}
+		if departs != (scorer == "bleve") {
+			t.Errorf("--bm25 %q: bm25 stated as a departure: %t", scorer, departs)
+		}
+	}
+	differ := 0
+	for q, ids := range contexts[""] {
+		if ids != contexts["okapi"][q] {
+			t.Errorf("%s: the default retrieved %s, okapi %s", q, ids, contexts["okapi"][q])
+		}
+		if ids != contexts["bleve"][q] {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("okapi and bleve retrieved the same for every question: the test cannot tell them apart")
+	}
+}

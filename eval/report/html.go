@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
+
+	"github.com/paperlens/paperlens/eval/run"
 )
 
 type page struct {
@@ -38,7 +40,35 @@ type page struct {
 	Incomplete []string
 	// Paper is the published-numbers section, nil unless asked for.
 	Paper *paperSection
-	H     map[string]string
+	// Protocol says, per run, where it departs from its paper.
+	Protocol []protocolInfo
+	H        map[string]string
+}
+
+// protocolInfo is one run's Protocol block: each departure from its
+// benchmark's paper and why, or one line saying there is none.
+type protocolInfo struct {
+	Model, Dir string
+	Lines      []string
+	Departs    bool
+}
+
+// buildProtocol states each run's protocol: from summary.json, or, for a
+// folder written before runs stated it, from its config.json.
+func buildProtocol(runs []Run, labs []string) []protocolInfo {
+	var out []protocolInfo
+	for i, r := range runs {
+		p := r.Summary.Protocol
+		if p == nil && r.Config.Bench != "" {
+			x := run.Protocol(r.Config)
+			p = &x
+		}
+		if p == nil {
+			continue
+		}
+		out = append(out, protocolInfo{Model: labs[i], Dir: filepath.Base(r.Dir), Lines: run.ProtocolText(*p), Departs: len(p.Departures()) > 0})
+	}
+	return out
 }
 
 type runInfo struct {
@@ -71,6 +101,7 @@ func build(runs []Run) (*page, error) {
 			p.Incomplete = append(p.Incomplete, note)
 		}
 	}
+	p.Protocol = buildProtocol(runs, labs)
 	p.Acc = buildAcc(runs, labs)
 	p.Effects = buildEffects(runs, labs)
 	for i := range p.Effects {
@@ -209,7 +240,10 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{range .Runs}}<tr><td class="l"><span class="sw" style="background:{{.Colour}}"></span>{{.Model}}</td><td class="l">{{.Dir}}</td><td class="l">{{.Bench}}</td><td class="l">{{.Paradigm}}</td><td class="l">{{.Baseline}}</td><td>{{.Runs}}</td><td>{{.Questions}}</td><td>{{.Records}}</td></tr>
 {{end}}</table>
 {{range .Incomplete}}<p class="warn"><b>Incomplete run</b> {{.}}</p>
-{{end}}
+{{end}}{{with .Protocol}}<h2>Protocol</h2>
+<p class="note">Where each run departs from its benchmark's paper (ElaipBench A.5, A.7; LPFQA §4), and why: a flag given, a server's refusal, or an offline default.</p>
+{{range .}}<p{{if .Departs}} class="warn"{{end}}><b>{{.Model}}</b> ({{.Dir}})</p><ul>{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{end}}
 <h2>1. {{.H.acc}}</h2>
 <p class="note">Accuracy (%), mean ± std over runs.</p>
 <table><tr><th class="l">model</th><th class="l">mode</th>{{range .Acc.Types}}<th>{{.}}</th>{{end}}<th>overall</th><th>n</th><th>miss rate</th><th>evidence recall</th><th>truncated</th><th>tokens/q in · out (reasoning)</th>{{if .Acc.HasCost}}<th>cost US$</th>{{end}}</tr>

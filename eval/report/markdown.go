@@ -31,6 +31,15 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	for _, n := range p.Incomplete {
 		b.WriteString("\n**Incomplete run** " + md(n) + "\n")
 	}
+	if len(p.Protocol) > 0 {
+		b.WriteString("\n## Protocol\n\nWhere each run departs from its benchmark's paper, and why.\n")
+		for _, x := range p.Protocol {
+			fmt.Fprintf(&b, "\n%s (%s):\n", md(x.Model), md(x.Dir))
+			for _, l := range x.Lines {
+				b.WriteString("- " + md(l) + "\n")
+			}
+		}
+	}
 
 	fmt.Fprintf(&b, "\n## 1. %s\n\nAccuracy (%%), mean ± std over runs.\n\n", hAccuracy)
 	head := []string{"model", "mode"}
