@@ -378,6 +378,18 @@ func TestCostsAddUp(t *testing.T) {
 	if forced == 0 || full < 2 || failed != 1 {
 		t.Errorf("%d agent questions forced, %d routed to the paper, %d of them failed: the fixture no longer covers the cases", forced, full, failed)
 	}
+	// The dry run's bound, unchanged, still holds the summed prompts.
+	for _, m := range cfg.Modes {
+		sum := 0
+		for _, r := range recs {
+			if r.Mode == m {
+				sum += r.PromptTokens
+			}
+		}
+		if p := plan.ByMode[m]; sum > p.PromptTokensMax {
+			t.Errorf("%s: the records' prompt tokens sum to %d, past the dry run's bound %d", m, sum, p.PromptTokensMax)
+		}
+	}
 	if p := plan.ByMode[mode.Agent]; firstTurns != p.PromptTokens {
 		t.Errorf("agent first turns %d prompt tokens, the dry run's %d", firstTurns, p.PromptTokens)
 	}
