@@ -57,6 +57,12 @@ type Options struct {
 	// is the server's prompt_tokens of the last turn when it reports one,
 	// else cl100k_base over the messages.
 	Budget int
+	// PromptTokens, when positive, is the caller's count of req.Messages
+	// (run passes its assembled prompt's cl100k_base count, so that a tool
+	// mode's first turn counts as the same prompt does in every other
+	// mode); zero counts them as the loop counts what it adds. See
+	// Step.PromptTokens.
+	PromptTokens int
 }
 
 // ToolCache stores tool results by key (see CallKey). Implementations must
@@ -108,8 +114,16 @@ type Transcript struct {
 	// it (CutOff is then true as well).
 	CutOff     bool `json:"cut_off"`
 	BudgetFull bool `json:"budget_full,omitempty"`
-	// Usage sums every turn's tokens.
+	// Usage sums every turn's tokens as the server reported them, a turn
+	// replayed from the response cache included (the cache keeps the usage
+	// of the call it stored), so that a resumed run costs what the first
+	// did.
 	Usage model.Usage `json:"usage"`
+	// PromptTokens sums the steps' PromptTokens: paperlens's own count of
+	// every prompt the loop sent, which grows each turn by the replies and
+	// tool results before it. A turn whose request failed is in neither
+	// sum, as the server reported nothing for it.
+	PromptTokens int `json:"prompt_tokens"`
 }
 
 // Step is one model turn and the tool calls it made.
@@ -118,6 +132,12 @@ type Step struct {
 	Reasoning    string      `json:"reasoning,omitempty"`
 	FinishReason string      `json:"finish_reason,omitempty"`
 	Usage        model.Usage `json:"usage"`
+	// PromptTokens is paperlens's count of the messages this turn sent:
+	// Options.PromptTokens for the question's prompt plus cl100k_base
+	// over each message the loop added (replies, tool results, the
+	// forced turn's prompt) with OpenAI's 4 tokens of framing a message,
+	// as the budget counts. The tools' specs are not in it.
+	PromptTokens int `json:"prompt_tokens"`
 	// Cached is a turn served from the model cache.
 	Cached bool `json:"cached,omitempty"`
 	// Forced is the last turn, asked with tool_choice "none" after the cap.
@@ -210,6 +230,12 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 	req.Messages = append([]model.Message(nil), req.Messages...)
 	st := &state{opt: opt, byName: byName, names: names, history: map[string][]json.RawMessage{}, unrun: map[string]int{}}
 	used := messageTokens(req.Messages...) // prompt tokens so far
+	// base and first are the question's prompt as counted by the caller
+	// and by the loop: a turn's count is base plus what the loop added.
+	base, first := opt.PromptTokens, len(req.Messages)
+	if base <= 0 {
+		base = used
+	}
 
 	for {
 		forced := tr.ToolCalls >= opt.MaxToolCalls || tr.BudgetFull
@@ -234,8 +260,9 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 			return tr, fmt.Errorf("agent: turn %d: %w", len(tr.Steps)+1, err)
 		}
 		step := Step{Content: resp.Content, Reasoning: resp.Reasoning, FinishReason: resp.FinishReason,
-			Usage: resp.Usage, Cached: resp.Cached, Forced: forced}
+			Usage: resp.Usage, PromptTokens: base + messageTokens(req.Messages[first:]...), Cached: resp.Cached, Forced: forced}
 		tr.Usage = tr.Usage.Add(resp.Usage)
+		tr.PromptTokens += step.PromptTokens
 		if len(resp.ToolCalls) == 0 || forced {
 			// A server that calls tools despite "none" still has its text
 			// taken as the answer; the calls are recorded, not run.

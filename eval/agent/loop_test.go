@@ -339,7 +339,7 @@ func TestRunReplay(t *testing.T) {
 	if tool1.ran() != 4 || tool2.ran() != 0 || srv.Count() != calls {
 		t.Errorf("first run %d tool calls, second %d; HTTP calls %d then %d", tool1.ran(), tool2.ran(), calls, srv.Count())
 	}
-	if second.Answer != first.Answer || second.ToolCalls != first.ToolCalls || second.Usage != first.Usage {
+	if second.Answer != first.Answer || second.ToolCalls != first.ToolCalls || second.Usage != first.Usage || second.PromptTokens != first.PromptTokens {
 		t.Errorf("replay differs: %+v vs %+v", second, first)
 	}
 	for _, s := range second.Steps {
@@ -576,4 +576,71 @@ func tokensOf(msgs []model.Message) int {
 		}
 	}
 	return n
+}
+
+// Every turn counts, the forced one included: the transcript's usage is
+// the sum of what the server reported for each, and its prompt tokens the
+// sum of each prompt as sent, the caller's count of the question's prompt
+// plus cl100k_base (with framing) over what the loop added. A turn whose
+// request fails adds to neither: the server reported nothing for it.
+func TestRunCountsEveryTurn(t *testing.T) {
+	const base = 1000 // the caller's count of the question's prompt
+	cfg := callForever(1)
+	cfg.ReasoningTokens = func(modeltest.Request) int { return 7 }
+	cfg.CachedTokens = func(r modeltest.Request) int { return len(r.Messages) }
+	srv := modeltest.NewServer(t, cfg)
+	chat, err := model.NewOpenAI(model.Options{BaseURL: srv.BaseURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := question("q")
+	tr, err := agent.Run(t.Context(), chat, q, []agent.Tool{&fakeSearch{}}, agent.Options{MaxToolCalls: 2, PromptTokens: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(tr.Steps) != 3 || len(reqs) != 3 || !tr.Steps[2].Forced {
+		t.Fatalf("%d steps, %d requests; want two searches and a forced answer", len(tr.Steps), len(reqs))
+	}
+	var usage model.Usage
+	prompts := 0
+	for i, r := range reqs {
+		usage = usage.Add(tr.Steps[i].Usage)
+		var added []model.Message
+		for _, m := range r.Messages[len(q.Messages):] {
+			mm := model.Message{Role: m.Role, Content: m.Content}
+			for _, c := range m.ToolCalls {
+				mm.ToolCalls = append(mm.ToolCalls, model.ToolCall{ID: c.ID, Function: model.FunctionCall{Name: c.Function.Name, Arguments: c.Function.Arguments}})
+			}
+			added = append(added, mm)
+		}
+		want := base + tokensOf(added)
+		if tr.Steps[i].PromptTokens != want {
+			t.Errorf("turn %d: prompt tokens %d, want %d", i+1, tr.Steps[i].PromptTokens, want)
+		}
+		prompts += want
+	}
+	if tr.Usage != usage || usage.ReasoningTokens != 3*7 || usage.CachedTokens == 0 || usage.TotalTokens != usage.PromptTokens+usage.CompletionTokens {
+		t.Errorf("usage %+v, the turns' sum %+v", tr.Usage, usage)
+	}
+	if tr.PromptTokens != prompts {
+		t.Errorf("prompt tokens %d, want %d", tr.PromptTokens, prompts)
+	}
+
+	// The third turn fails: the first two still count, and only they.
+	srv.Update(func(c *modeltest.Config) {
+		c.Inject = func(r modeltest.Request) *modeltest.Fault {
+			if r.ToolChoice == "none" {
+				return &modeltest.Fault{Kind: modeltest.ServerError}
+			}
+			return nil
+		}
+	})
+	failed, err := agent.Run(t.Context(), chat, q, []agent.Tool{&fakeSearch{}}, agent.Options{MaxToolCalls: 2, PromptTokens: base})
+	if err == nil || len(failed.Steps) != 2 {
+		t.Fatalf("error %v after %d steps; want the forced turn's", err, len(failed.Steps))
+	}
+	if want := tr.Steps[0].Usage.Add(tr.Steps[1].Usage); failed.Usage != want || failed.PromptTokens != tr.Steps[0].PromptTokens+tr.Steps[1].PromptTokens {
+		t.Errorf("failed run usage %+v, %d prompt tokens; want %+v, %d", failed.Usage, failed.PromptTokens, want, tr.Steps[0].PromptTokens+tr.Steps[1].PromptTokens)
+	}
 }

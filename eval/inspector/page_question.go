@@ -81,6 +81,13 @@ type modeCol struct {
 	Transcript    *transcriptView // tool modes: the exchange step by step
 	Route         *routeView      // self-route: which way it went, both calls
 	Cited         []citeLink      // the passages the answer cites
+	// Calls is how many model calls the record's prompt tokens and usage
+	// sum over: a tool mode's turns, self-route's one or two calls; 0 for
+	// the modes that make one. FirstTurnOnly marks a tool-mode record
+	// written before paperlens summed the turns' prompts: its prompt
+	// tokens are the first turn's alone.
+	Calls         int
+	FirstTurnOnly bool
 }
 
 type questionData struct {
@@ -188,7 +195,12 @@ func (c *questionCtx) column(m string) modeCol {
 		c.notRetrieved(&col, got)
 	}
 	col.Transcript = c.transcript(rec.Transcript)
+	if tr := rec.Transcript; tr != nil {
+		col.Calls = len(tr.Steps)
+		col.FirstTurnOnly = tr.PromptTokens == 0 && len(tr.Steps) > 1
+	}
 	if rec.Route != "" {
+		col.Calls = len(rec.RouteCalls)
 		col.Route = &routeView{Route: rec.Route, Calls: rec.RouteCalls}
 		col.Paper = rec.Route == run.RouteFull // the paper was in the second prompt
 	}

@@ -22,8 +22,9 @@ type stepView struct {
 	Reasoning        string
 	Forced, Cached   bool
 	Calls            []callView
-	PromptTokens     int
+	PromptTokens     int // the server's usage
 	CompletionTokens int
+	Sent             int // paperlens's cl100k count of the prompt sent (0 in older records)
 }
 
 type callView struct {
@@ -43,7 +44,7 @@ func (c *questionCtx) transcript(tr *agent.Transcript) *transcriptView {
 	v := &transcriptView{ToolCalls: tr.ToolCalls, CutOff: tr.CutOff, BudgetFull: tr.BudgetFull}
 	for i, s := range tr.Steps {
 		sv := stepView{N: i + 1, Content: s.Content, Reasoning: s.Reasoning, Forced: s.Forced, Cached: s.Cached,
-			PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens}
+			PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens, Sent: s.PromptTokens}
 		for _, cl := range s.Calls {
 			// Tool text is untrusted (web pages, paper text, program
 			// output): highlight escapes it like passage text.

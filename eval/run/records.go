@@ -72,6 +72,8 @@ type Record struct {
 	PromptSHA256 string `json:"prompt_sha256,omitempty"`
 	// Transcript is a tool mode's whole exchange: each model turn, each
 	// tool call with its arguments and result, the cap if it cut in.
+	// PromptTokens and Usage are then the sum over its turns (each turn's
+	// prompt as sent, see agent.Step.PromptTokens), the run's cost.
 	Transcript *agent.Transcript `json:"transcript,omitempty"`
 	// Route is the way a self-route question went: "rag" (the passages
 	// sufficed) or "full" (the model replied unanswerable and was asked

@@ -544,6 +544,10 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 	r.FinishReason = ans.finish
 	if ans.transcript != nil {
 		r.Transcript = ans.transcript
+		if ans.transcript.PromptTokens > 0 {
+			// Every turn's prompt, not the first's alone (bt.tokens).
+			r.PromptTokens = ans.transcript.PromptTokens
+		}
 		b.toolEvidence(q, ans.transcript, &r)
 	}
 	if m, _ := mode.Lookup(name); m.Route {

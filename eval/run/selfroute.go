@@ -42,7 +42,9 @@ func (s llmSolver) solveRoute(ctx context.Context, q bench.Question, run int, b 
 	second, err := s.call(ctx, b.full.messages, run)
 	ans := second
 	ans.route, ans.calls = RouteFull, []RouteCall{rc, routeCall(RouteFull, b.full.tokens, second, err)}
-	ans.usage = addUsage(first.usage, second.usage)
+	// Both calls' usage, total_tokens included (a second call that
+	// failed reported none).
+	ans.usage = first.usage.Add(second.usage)
 	ans.latency = first.latency + second.latency
 	ans.cached = first.cached && second.cached
 	ans.attempts = first.attempts + second.attempts
@@ -66,11 +68,6 @@ func routeCall(route string, promptTokens int, a answer, err error) RouteCall {
 		rc.Error = err.Error()
 	}
 	return rc
-}
-
-func addUsage(a, b model.Usage) model.Usage {
-	return model.Usage{PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
-		ReasoningTokens: a.ReasoningTokens + b.ReasoningTokens, CachedTokens: a.CachedTokens + b.CachedTokens}
 }
 
 var (

@@ -160,7 +160,10 @@ func (s llmSolver) solveTools(ctx context.Context, q bench.Question, m mode.Mode
 	if err != nil {
 		return answer{}, err
 	}
-	opt := agent.Options{MaxToolCalls: s.cfg.MaxToolCalls, Budget: s.cfg.Budget - s.cfg.MaxTokens}
+	// PromptTokens: the first turn counts as the assembled prompt does in
+	// every mode (b.tokens); the record's PromptTokens is then the sum of
+	// every turn's prompt (Transcript.PromptTokens), not the first's alone.
+	opt := agent.Options{MaxToolCalls: s.cfg.MaxToolCalls, Budget: s.cfg.Budget - s.cfg.MaxTokens, PromptTokens: b.tokens}
 	if s.toolCache != nil {
 		opt.Cache = s.toolCache
 		opt.Key = s.cfg.Bench + "/" + q.ID + "/" + m.Name + "/" + strconv.Itoa(run)
