@@ -18,6 +18,7 @@ import (
 	// Aliased: the benchmarks declare a func report.
 	"github.com/paperlens/paperlens/eval/mode"
 	runfolder "github.com/paperlens/paperlens/eval/report"
+	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/evidence"
@@ -401,4 +402,33 @@ func (c *paperCache) get(home, id string) *paper {
 		return nil
 	}
 	return p
+}
+
+// ProtocolLines is the run's Protocol block: each setting that departs
+// from its benchmark's paper and why, or a line saying none does. A folder
+// written before runs stated their protocol is stated from its config.
+func (r *Run) ProtocolLines() []string {
+	if p := r.protocol(); p != nil {
+		return run.ProtocolText(*p)
+	}
+	return nil
+}
+
+// ProtocolDepartures counts the settings that depart from the paper.
+func (r *Run) ProtocolDepartures() int {
+	if p := r.protocol(); p != nil {
+		return len(p.Departures())
+	}
+	return 0
+}
+
+func (r *Run) protocol() *protocol.Record {
+	if r.Summary.Protocol != nil {
+		return r.Summary.Protocol
+	}
+	if r.Config.Bench == "" {
+		return nil
+	}
+	p := run.Protocol(r.Config)
+	return &p
 }

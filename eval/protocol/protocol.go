@@ -350,14 +350,14 @@ func MarkdownTable() string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "**%s** (%s)\n\n", t.Name, t.Source)
+		fmt.Fprintf(&b, "**%s** (`--bench %s`)\n\n", t.Source, t.Bench)
 		b.WriteString("| setting | the paper | section | default | flag |\n|---|---|---|---|---|\n")
 		for _, s := range t.Settings {
 			def := s.Default.For("")
 			if def == "" || len(s.Default) > 1 {
 				var parts []string
 				for _, p := range Paradigms {
-					parts = append(parts, p+" "+s.Default.For(p))
+					parts = append(parts, p+": "+s.Default.For(p))
 				}
 				def = strings.Join(parts, ", ")
 			}

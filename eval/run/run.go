@@ -395,6 +395,10 @@ func (c Config) drop(d Dropped) Config {
 	return c
 }
 
+// WithDropped is c with the answering model's request leaving out what
+// the server refused (as a preflight records it).
+func (c Config) WithDropped(d Dropped) Config { return c.drop(d) }
+
 // adoptDropped applies the fields a folder's earlier run left out after a
 // refusal, so that a resume asks the same and sends no refused request.
 func adoptDropped(cfg Config) Config {
