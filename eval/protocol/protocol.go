@@ -53,31 +53,29 @@ const (
 const (
 	None = "none" // a request field that is not sent
 
-	PromptBase       = "base"             // the base prompt: letters only
-	PromptStep       = "base+step"        // the base prompt plus "Let's think step by step."
-	PromptAnswerLine = "answer-line"      // paperlens's CoT variant: reason, then "Answer: X"
-	PromptLPFQA      = "question"         // LPFQA: the question as posted
-	PromptCustom     = "custom"           // --prompt-dir
-	SharePerMode     = "per mode"         // every mode makes its own call
-	ShareIdentical   = "identical"        // --share-identical-prompts
-	AllQuestions     = "all questions"    // errors and unreadable verdicts count as wrong
-	ExactMatch       = "exact"            // no judge: letters compared exactly
-	MCQJudged        = "judge"            // LPFQA: multiple-choice rows are judged too
-	MCQExtract       = "extract"          // --lpfqa-mcq extract: letters extracted
-	NoCredit         = "no credit"        // an empty answer is a miss
-	ExtractReasoning = "extract"          // --extract-from-reasoning
-	OkapiScorer      = "okapi"            // rank_bm25's BM25Okapi
-	BleveScorer      = "bleve"            // Bleve's BM25
-	Cl100k           = "cl100k_base"      // the tokenizer paperlens counts with
-	NotUsed          = "not used"         // the run's modes do not use this setting
-	QuestionTitle    = "question+title"   // web query: the question and the paper title
-	Unstated         = ""                 // the paper does not say
-	LSA              = "lsa"              // the embedded offline encoder
-	BGEM3            = "BAAI/bge-m3"      // ElaipBench's dense encoder
-	Google           = "google"           // the papers' web search
-	JudgeLLM         = "LLM judge"        // LPFQA: an LLM judge with the App. B prompt
-	Budget32k        = "32768"            // ElaipBench's context budget
-	BudgetCounts     = "paper + passages" // what the budget counts
+	PromptBase       = "base"           // the base prompt: letters only
+	PromptStep       = "base+step"      // the base prompt plus "Let's think step by step."
+	PromptAnswerLine = "answer-line"    // paperlens's CoT variant: reason, then "Answer: X"
+	PromptLPFQA      = "question"       // LPFQA: the question as posted
+	PromptCustom     = "custom"         // --prompt-dir
+	SharePerMode     = "per mode"       // every mode makes its own call
+	ShareIdentical   = "identical"      // --share-identical-prompts
+	AllQuestions     = "all questions"  // errors and unreadable verdicts count as wrong
+	ExactMatch       = "exact"          // no judge: letters compared exactly
+	MCQJudged        = "judge"          // LPFQA: multiple-choice rows are judged too
+	MCQExtract       = "extract"        // --lpfqa-mcq extract: letters extracted
+	NoCredit         = "no credit"      // an empty answer is a miss
+	ExtractReasoning = "extract"        // --extract-from-reasoning
+	OkapiScorer      = "okapi"          // rank_bm25's BM25Okapi
+	BleveScorer      = "bleve"          // Bleve's BM25
+	Cl100k           = "cl100k_base"    // the tokenizer paperlens counts with
+	NotUsed          = "not used"       // the run's modes do not use this setting
+	QuestionTitle    = "question+title" // web query: the question and the paper title
+	Unstated         = ""               // the paper does not say
+	LSA              = "lsa"            // the embedded offline encoder
+	BGEM3            = "BAAI/bge-m3"    // ElaipBench's dense encoder
+	Google           = "google"         // the papers' web search
+	JudgeLLM         = "LLM judge"      // LPFQA: an LLM judge with the App. B prompt
 )
 
 // V is a setting's value, one for all paradigms (key "") or one per
@@ -176,7 +174,7 @@ var ElaipBench = Table{
 		{Name: MaxTokens, Section: "A.5", PaperText: "max_new_tokens=32 (base), 4,096 (CoT, and the same for LRMs)",
 			Paper: V{Base: "32", CoT: "4096", Reasoning: "4096"}, Default: V{Base: "32", CoT: "4096", Reasoning: "4096"}, Flag: "--max-tokens"},
 		{Name: ContextBudget, Section: "A.7.2", PaperText: "paper + knowledge snippets within 32,768 tokens; round-robin truncation over retrieved items",
-			Paper: all(Budget32k), Default: all(Budget32k), Flag: "--budget"},
+			Paper: all("32768"), Default: all("32768"), Flag: "--budget"},
 		{Name: Prompt, Section: "A.5, §4.2", PaperText: "base: output only the final option; CoT: add \"Let's think step by step.\"; LRMs: the base prompt",
 			Paper: V{Base: PromptBase, CoT: PromptStep, Reasoning: PromptBase}, Default: V{Base: PromptBase, CoT: PromptStep, Reasoning: PromptBase}, Flag: "--cot-prompt, --prompt-dir"},
 		{Name: BM25, Section: "A.7.1", PaperText: "rank_bm25 with its default hyper-parameters (BM25Okapi)",

@@ -85,6 +85,10 @@ func Protocol(cfg Config) protocol.Record {
 	}
 	if usesBM25 {
 		set(protocol.BM25, cfg.BM25, "bm25")
+		if cfg.BM25 == "" {
+			// A folder written before --bm25 existed ranked with Bleve.
+			obs[protocol.BM25] = protocol.Observed{Value: protocol.BleveScorer, Why: "the run predates --bm25, when bm25 within a paper was Bleve's"}
+		}
 	}
 	if usesDense {
 		enc := cfg.Embedder
