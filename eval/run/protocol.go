@@ -36,11 +36,10 @@ func Protocol(cfg Config) protocol.Record {
 	}
 	set(protocol.Temperature, floatText(cfg.Temperature), "temperature")
 	set(protocol.TopP, floatText(cfg.TopP), "top-p")
+	// Only temperature and top_p are ever dropped (Config.droppable), and
+	// their request names are the settings' names.
 	for _, d := range cfg.Dropped {
-		name := strings.ReplaceAll(d.Param, "-", "_")
-		if _, ok := t.Setting(name); ok || name == protocol.Temperature || name == protocol.TopP {
-			obs[name] = protocol.Observed{Value: protocol.None, Why: d.Why}
-		}
+		obs[d.Param] = protocol.Observed{Value: protocol.None, Why: d.Why}
 	}
 	set(protocol.MaxTokens, strconv.Itoa(cfg.MaxTokens), "max-tokens", "max-completion-tokens")
 	set(protocol.Runs, strconv.Itoa(cfg.Runs), "runs")
