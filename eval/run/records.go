@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
+
+	"github.com/google/renameio/v2"
 
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/assemble"
@@ -132,17 +135,48 @@ func (r Record) key() key { return key{r.QuestionID, r.Mode, r.Run} }
 
 // writer appends records to results.jsonl, one write per record, so a run
 // killed at any moment keeps every record it finished.
+//
+// A write that fails (a full disk) may leave part of its line behind. The
+// writer cuts the file back to the end of the last whole record and
+// refuses every later write: a record appended after a partial line would
+// be glued to it, and one that landed after a freed page would sit beside
+// the half of another, so that a resume could count, redo or double it.
 type writer struct {
-	mu sync.Mutex
-	f  *os.File
+	mu   sync.Mutex
+	f    recordFile
+	size int64 // bytes of whole records in the file
+	err  error // the first failed write; no write follows it
+}
+
+// recordFile is what the writer needs of results.jsonl; tests give it a
+// file that fills up.
+type recordFile interface {
+	io.Writer
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+}
+
+// openRecordFile opens results.jsonl for appending; tests replace it.
+var openRecordFile = func(path string) (recordFile, int64, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
 }
 
 func openWriter(path string) (*writer, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, size, err := openRecordFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("open results: %w", err)
 	}
-	return &writer{f: f}, nil
+	return &writer{f: f, size: size}, nil
 }
 
 func (w *writer) write(r Record) error {
@@ -153,8 +187,26 @@ func (w *writer) write(r Record) error {
 	b = append(b, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	_, err = w.f.Write(b)
-	return err
+	if w.err != nil {
+		return w.err
+	}
+	n, err := w.f.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		w.err = err
+		if n > 0 {
+			// Cutting frees what the partial line took, so it works on a
+			// full disk; if it fails, the next run's repairTail cuts it.
+			if terr := w.f.Truncate(w.size); terr == nil {
+				_ = w.f.Sync()
+			}
+		}
+		return err
+	}
+	w.size += int64(len(b))
+	return nil
 }
 
 func (w *writer) Close() error { return w.f.Close() }
@@ -208,20 +260,29 @@ func truncate(f *os.File, path string, size int64) error {
 // mode and run replace earlier ones (a rerun retries errors). A line cut off
 // by a kill is ignored.
 func ReadResults(path string) ([]Record, error) {
+	recs, _, err := readResults(path)
+	return recs, err
+}
+
+// readResults is ReadResults that also counts the file's lines, so that a
+// caller can tell whether some were superseded or unreadable.
+func readResults(path string) ([]Record, int, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	latest := map[key]int{}
 	var out []Record
+	lines := 0
 	br := bufio.NewReaderSize(f, 1<<20)
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
+			lines++
 			var r Record
 			if json.Unmarshal(line, &r) == nil && r.QuestionID != "" {
 				if i, ok := latest[r.key()]; ok {
@@ -236,8 +297,40 @@ func ReadResults(path string) ([]Record, error) {
 			break
 		}
 		if err != nil {
-			return out, fmt.Errorf("read %s: %w", path, err)
+			return out, lines, fmt.Errorf("read %s: %w", path, err)
 		}
 	}
-	return out, nil
+	return out, lines, nil
+}
+
+// compactResults rewrites a results file that holds superseded records (an
+// error a rerun redid) or unreadable lines, so that every question, mode
+// and run has exactly one line: what ReadResults returns, in the same
+// order. The new file replaces the old in one rename (renameio), so a kill
+// or a full disk leaves one or the other, never a mix. It reports whether
+// it rewrote the file.
+func compactResults(path string) (bool, error) {
+	recs, lines, err := readResults(path)
+	if err != nil || lines == len(recs) {
+		return false, err
+	}
+	pf, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithTempDir(filepath.Dir(path)))
+	if err != nil {
+		return false, fmt.Errorf("compact %s: %w", path, err)
+	}
+	defer pf.Cleanup()
+	bw := bufio.NewWriterSize(pf, 1<<20)
+	enc := json.NewEncoder(bw) // escapes as json.Marshal does, like the writer
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return false, fmt.Errorf("compact %s: %w", path, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return false, fmt.Errorf("compact %s: %w", path, err)
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return false, fmt.Errorf("compact %s: %w", path, err)
+	}
+	return true, nil
 }

@@ -243,7 +243,7 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	defer w.Close()
+	defer w.Close() // closed again after the tasks; a second Close is harmless
 
 	// Progress per mode and run starts from what earlier invocations did.
 	modeDone := map[[2]string]int{}
@@ -329,6 +329,18 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	}
 	_ = g.Wait() // every task reports through stop, writeErr and the records
 	res.Done = prog.Done - len(finished)
+	closeErr := w.Close()
+	if writeErr == nil && closeErr != nil {
+		writeErr = closeErr
+	}
+	if writeErr == nil {
+		// A rerun appends a redone record after the error it replaces;
+		// the file is rewritten with one line per record, so that a script
+		// reading it line by line never counts a question twice.
+		if _, err := compactResults(dir.path(ResultsFile)); err != nil {
+			fmt.Fprintf(logw, "note: %v; the superseded lines stay (readers keep the last record of each question)\n", err)
+		}
+	}
 	if writeErr != nil {
 		return res, fmt.Errorf("write %s: %w (the records before it are kept; free space and rerun the same command to finish)", dir.path(ResultsFile), writeErr)
 	}
