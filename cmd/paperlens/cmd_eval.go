@@ -107,7 +107,7 @@ row without paper_content uses the stored document with its paper_id.`,
 
 			qs, problems, err := bench.LoadElaipBench(data)
 			for _, p := range problems {
-				fmt.Fprintf(os.Stderr, "%s:%s\n", data, p)
+				fmt.Fprintf(stderr, "%s:%s\n", data, p)
 			}
 			if err != nil {
 				return err
@@ -193,7 +193,7 @@ func splitList(s string) []string {
 // ensurePapers is study.EnsurePapers with notes on stderr: it ingests the
 // papers a benchmark needs and drops the questions whose paper is missing.
 func ensurePapers(ctx context.Context, home, data, papersDir string, maxTokens int, qs []bench.Question) ([]bench.Question, error) {
-	return study.EnsurePapers(ctx, study.Papers{Home: home, Data: data, Dir: papersDir, MaxTokens: maxTokens, Log: os.Stderr}, qs)
+	return study.EnsurePapers(ctx, study.Papers{Home: home, Data: data, Dir: papersDir, MaxTokens: maxTokens, Log: stderr}, qs)
 }
 
 // ensurePapersWrites counts the times ensurePapers opened the store for

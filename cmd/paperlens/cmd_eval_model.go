@@ -172,7 +172,7 @@ beside it.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			res, plan, err := runEval(ctx, homeDir(cmd), &f, cmd.Flags().Changed, os.Stderr)
+			res, plan, err := runEval(ctx, homeDir(cmd), &f, cmd.Flags().Changed, stderr)
 			if plan != nil {
 				return printPlan(os.Stdout, *plan, f.asJSON)
 			}
@@ -186,7 +186,7 @@ beside it.
 			} else {
 				b, _ := run.Dir(res.Dir).SummaryMarkdown()
 				os.Stdout.Write(b)
-				fmt.Fprintf(os.Stderr, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
+				fmt.Fprintf(stderr, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
 			}
 			return failedRecords(res, err)
 		},

@@ -53,7 +53,7 @@ never pays for the same text twice.`,
 			defer ix.Close()
 			rep, err := ix.Update(ctx, func(format string, a ...any) {
 				if !asJSON {
-					fmt.Fprintf(os.Stderr, "index: "+format+"\n", a...)
+					fmt.Fprintf(stderr, "index: "+format+"\n", a...)
 				}
 			})
 			if err != nil {

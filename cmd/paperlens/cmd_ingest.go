@@ -13,6 +13,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
 func newIngestCmd() *cobra.Command {
@@ -100,7 +101,7 @@ files you did not make.`,
 				_ = bar.Finish()
 			}
 			if !asJSON {
-				fmt.Fprintf(os.Stderr, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
+				fmt.Fprintf(stderr, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
 					counts[ingest.StatusOK], counts[ingest.StatusSkipped], counts[ingest.StatusError],
 					time.Since(start).Seconds(), home)
 			}
@@ -132,13 +133,16 @@ files you did not make.`,
 }
 
 func printResult(r ingest.Result) {
+	// A file's name, its paper id and errors quoting them come from the
+	// files: escaped, so that a name cannot drive the terminal.
 	name := r.PaperID
 	if name == "" {
 		name = r.Source
 	}
+	name, src := termsafe.Line(name), termsafe.Line(r.Source)
 	switch r.Status {
 	case ingest.StatusError:
-		fmt.Printf("error    %s: %s\n", r.Source, r.Error)
+		fmt.Printf("error    %s: %s\n", src, termsafe.Escape(r.Error))
 	default:
 		pages := ""
 		if r.Pages > 0 {
@@ -146,7 +150,7 @@ func printResult(r ingest.Result) {
 		}
 		fmt.Printf("%-8s %-36s %s%7d chars %6d tokens %4d passages\n", r.Status, name, pages, r.Chars, r.Tokens, r.Passages)
 		if r.Warning != "" {
-			fmt.Printf("warning  %s: %s\n", r.Source, r.Warning)
+			fmt.Printf("warning  %s: %s\n", src, termsafe.Escape(r.Warning))
 		}
 		if r.DropChangedFrom != "" && r.Status == ingest.StatusOK {
 			fmt.Printf("note     %s: stored again: it was stored with --drop %s (its old passages are replaced; runs made before see other passage ids)\n", name, r.DropChangedFrom)

@@ -14,6 +14,7 @@ import (
 	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/termsafe"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )
 
@@ -60,14 +61,14 @@ where they are now.`,
 				return listQuestions(os.Stdout, cfg, recs)
 			}
 			for _, n := range folder.Notes {
-				fmt.Fprintln(os.Stderr, n)
+				fmt.Fprintln(stderr, n)
 			}
 			qs, _, err := folder.Questions()
 			if err != nil {
 				return fmt.Errorf("cannot show question %q: %w", args[1], err)
 			}
 			if w := folder.DataChanged(); w != "" {
-				fmt.Fprintln(os.Stderr, "warning: "+w)
+				fmt.Fprintln(stderr, "warning: "+w)
 			}
 			var q *bench.Question
 			for i := range qs {
@@ -83,7 +84,7 @@ where they are now.`,
 				st = s
 				defer st.Close()
 			} else {
-				fmt.Fprintf(os.Stderr, "passages not shown: %v (--home DIR names the corpus home the run used)\n", err)
+				fmt.Fprintf(stderr, "passages not shown: %v (--home DIR names the corpus home the run used)\n", err)
 			}
 			return showQuestion(os.Stdout, *q, recs, mode, st, color)
 		},
@@ -125,7 +126,7 @@ func listQuestions(w io.Writer, cfg run.Config, recs []run.Record) error {
 	}
 	fmt.Fprintln(w)
 	for _, id := range ids {
-		fmt.Fprintf(w, "%-18s %-8s", id, types[id])
+		fmt.Fprintf(w, "%-18s %-8s", termsafe.Line(id), termsafe.Line(types[id]))
 		for _, m := range cfg.Modes {
 			fmt.Fprintf(w, " %-12s", byQ[id][m])
 		}
@@ -140,29 +141,36 @@ func listQuestions(w io.Writer, cfg run.Config, recs []run.Record) error {
 func highlight(text string, gold *evidence.Gold, color bool) string {
 	text = strings.Join(strings.Fields(text), " ")
 	if gold == nil {
-		return text
+		return termsafe.Line(text)
 	}
 	open, close := "»", "«"
 	if color {
 		open, close = "\x1b[1;33m", "\x1b[0m"
 	}
+	// The passage is escaped piece by piece, so that only the marks are
+	// terminal codes.
 	var b strings.Builder
 	at := 0
 	for _, sp := range gold.Spans(text) {
-		b.WriteString(text[at:sp.Start])
-		b.WriteString(open + text[sp.Start:sp.End] + close)
+		b.WriteString(termsafe.Line(text[at:sp.Start]))
+		b.WriteString(open + termsafe.Line(text[sp.Start:sp.End]) + close)
 		at = sp.End
 	}
-	b.WriteString(text[at:])
+	b.WriteString(termsafe.Line(text[at:]))
 	return b.String()
 }
 
+// showQuestion prints one question and its records. Everything it prints
+// from the dataset, the corpus or a reply goes through termsafe: a model
+// that answers with ESC sequences cannot clear the screen, retitle the
+// window or reorder the text of whoever inspects it.
 func showQuestion(w io.Writer, q bench.Question, recs []run.Record, only string, st *corpus.Store, color bool) error {
-	fmt.Fprintf(w, "%s  [%s]  paper %s\n\n%s\n\nGold answer: %s\n", q.ID, q.Type, q.PaperID, q.Text, q.Answer)
+	esc, line := termsafe.Escape, termsafe.Line
+	fmt.Fprintf(w, "%s  [%s]  paper %s\n\n%s\n\nGold answer: %s\n", line(q.ID), line(q.Type), line(q.PaperID), esc(q.Text), line(q.Answer))
 	var gold *evidence.Gold
 	if strings.TrimSpace(q.Evidence) != "" {
 		gold = evidence.ParseGold(q.Evidence, evidence.Options{})
-		fmt.Fprintf(w, "Gold evidence: %s\n", strings.Join(strings.Fields(q.Evidence), " "))
+		fmt.Fprintf(w, "Gold evidence: %s\n", line(strings.Join(strings.Fields(q.Evidence), " ")))
 	}
 	texts := map[string]string{}
 	var ids, all []string
@@ -178,22 +186,22 @@ func showQuestion(w io.Writer, q bench.Question, recs []run.Record, only string,
 		if r.QuestionID != q.ID || (only != "" && r.Mode != only) {
 			continue
 		}
-		fmt.Fprintf(w, "\n═══ %s  run %d  %s  extracted %q (%s)  %d prompt tokens", r.Mode, r.Run, map[bool]string{true: "RIGHT", false: "WRONG"}[r.Correct], r.Extracted, r.Method, r.PromptTokens)
+		fmt.Fprintf(w, "\n═══ %s  run %d  %s  extracted %q (%s)  %d prompt tokens", line(r.Mode), r.Run, map[bool]string{true: "RIGHT", false: "WRONG"}[r.Correct], r.Extracted, r.Method, r.PromptTokens)
 		if r.TruncatedTokens > 0 {
 			fmt.Fprintf(w, ", %d cut to fit", r.TruncatedTokens)
 		}
 		fmt.Fprintln(w)
 		if r.Error != "" {
-			fmt.Fprintf(w, "error: %s\n", r.Error)
+			fmt.Fprintf(w, "error: %s\n", esc(r.Error))
 		}
 		var got []string
 		for _, c := range r.Context {
 			t := texts[c.PassageID]
 			got = append(got, t)
-			fmt.Fprintf(w, "  %2d  %8.4f  %s\n      %s\n", c.Rank, c.Score, c.PassageID, truncate(highlight(t, gold, color), 600))
+			fmt.Fprintf(w, "  %2d  %8.4f  %s\n      %s\n", c.Rank, c.Score, line(c.PassageID), truncate(highlight(t, gold, color), 600))
 		}
 		for _, x := range r.Web {
-			fmt.Fprintf(w, "  web %d  %-8s %s  %s (%d tokens)\n", x.Rank, x.Status, x.URL, x.Title, x.Tokens)
+			fmt.Fprintf(w, "  web %d  %-8s %s  %s (%d tokens)\n", x.Rank, line(x.Status), line(x.URL), line(x.Title), x.Tokens)
 		}
 		if gold != nil && len(r.Context) > 0 && st != nil {
 			m := gold.Score(got)
@@ -202,16 +210,16 @@ func showQuestion(w io.Writer, q bench.Question, recs []run.Record, only string,
 				if fr == 0 {
 					where := "not found in the paper's passages"
 					if locs[i].PassageID != "" {
-						where = fmt.Sprintf("in %s", locs[i].PassageID)
+						where = fmt.Sprintf("in %s", line(locs[i].PassageID))
 					}
 					fmt.Fprintf(w, "  not retrieved: %q (%s)\n", truncate(locs[i].Sentence, 120), where)
 				}
 			}
 		}
 		if r.Reasoning != "" {
-			fmt.Fprintf(w, "reasoning (%d chars): %s\n", len(r.Reasoning), truncate(strings.Join(strings.Fields(r.Reasoning), " "), 400))
+			fmt.Fprintf(w, "reasoning (%d chars): %s\n", len(r.Reasoning), line(truncate(strings.Join(strings.Fields(r.Reasoning), " "), 400)))
 		}
-		fmt.Fprintf(w, "output: %s\n", truncate(strings.TrimSpace(r.Output), 800))
+		fmt.Fprintf(w, "output: %s\n", esc(truncate(strings.TrimSpace(r.Output), 800)))
 	}
 	return nil
 }

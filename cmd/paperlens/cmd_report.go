@@ -83,13 +83,13 @@ numbers" section instead.`,
 			if cmd.Flags().Changed("home") {
 				over.Home = homeDir(cmd)
 			}
-			runs, err := report.LoadWith(report.Options{Paths: over, Log: os.Stderr}, args...)
+			runs, err := report.LoadWith(report.Options{Paths: over, Log: stderr}, args...)
 			if err != nil {
 				return err
 			}
 			for _, r := range runs {
 				if s := r.Progress.String(); s != "" {
-					fmt.Fprintf(os.Stderr, "%s: %s\n", r.Dir, s)
+					fmt.Fprintf(stderr, "%s: %s\n", r.Dir, s)
 				}
 			}
 			var opt report.WriteOptions
@@ -130,19 +130,19 @@ numbers" section instead.`,
 				if err := write(htmlPath, func(f *os.File) error { return report.HTMLWith(f, runs, opt) }); err != nil {
 					return err
 				}
-				fmt.Fprintf(os.Stderr, "wrote %s\n", htmlPath)
+				fmt.Fprintf(stderr, "wrote %s\n", htmlPath)
 			}
 			if frontierSVG != "" {
 				if err := write(frontierSVG, func(f *os.File) error { return report.FrontierSVG(f, runs) }); err != nil {
 					return err
 				}
-				fmt.Fprintf(os.Stderr, "wrote %s\n", frontierSVG)
+				fmt.Fprintf(stderr, "wrote %s\n", frontierSVG)
 			}
 			if mdPath != "" {
 				if err := write(mdPath, func(f *os.File) error { return report.MarkdownWith(f, runs, opt) }); err != nil {
 					return err
 				}
-				fmt.Fprintf(os.Stderr, "wrote %s\n", mdPath)
+				fmt.Fprintf(stderr, "wrote %s\n", mdPath)
 			}
 			return nil
 		},

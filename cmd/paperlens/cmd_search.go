@@ -110,7 +110,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
 			}
 			if len(hits) == 0 && !asJSON {
-				fmt.Fprintln(os.Stderr, "no passages matched")
+				fmt.Fprintln(stderr, "no passages matched")
 			}
 			return nil
 		},

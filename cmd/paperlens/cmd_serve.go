@@ -50,7 +50,7 @@ before the end is summarised from its records and marked incomplete.`,
   paperlens serve --addr 127.0.0.1:0 runs/elaipbench-gpt-4o-base   # any free port`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := inspector.Options{Log: os.Stderr, Data: data}
+			opt := inspector.Options{Log: stderr, Data: data}
 			if cmd.Flags().Changed("home") {
 				opt.Home = homeDir(cmd)
 			}
@@ -64,7 +64,7 @@ before the end is summarised from its records and marked incomplete.`,
 			}
 			host, _, _ := net.SplitHostPort(ln.Addr().String())
 			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-				fmt.Fprintf(os.Stderr, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
+				fmt.Fprintf(stderr, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
 			}
 			srv := site.Server(0)
 			fmt.Fprintf(os.Stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())

@@ -82,7 +82,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 			ms := splitList(models)
 			if len(ms) == 0 {
 				ms = []string{"random", "ir"}
-				fmt.Fprintln(os.Stderr, "No model configured: running the offline baselines random and ir.\n"+
+				fmt.Fprintln(stderr, "No model configured: running the offline baselines random and ir.\n"+
 					"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
 			}
 			if f.modes == "" {
@@ -101,7 +101,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 			if err != nil {
 				return err
 			}
-			qs, err := loadQuestions(f.cfg, os.Stderr)
+			qs, err := loadQuestions(f.cfg, stderr)
 			if err != nil {
 				return err
 			}
@@ -155,7 +155,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 							// The home keeps its passages: another size is a home of its own.
 							h = filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", c.Row.PassageTokens))
 						}
-						res, plan, err := runEval(ctx, h, &g, cmd.Flags().Changed, os.Stderr)
+						res, plan, err := runEval(ctx, h, &g, cmd.Flags().Changed, stderr)
 						if plan != nil && err == nil {
 							err = fmt.Errorf("a dry run evaluates no swept configuration")
 						}
@@ -165,7 +165,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 			}
 			res, err := study.Run(ctx, study.Config{
 				Sweep:     sw,
-				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: os.Stderr},
+				Papers:    study.Papers{Home: home, Data: f.cfg.Data, Dir: f.cfg.Papers, MaxTokens: f.cfg.MaxPassageTokens, Log: stderr},
 				Bench:     f.cfg.Bench,
 				Models:    ms,
 				Retrieval: retrieval.Config{RRFK: f.index.rrfK, Exclude: exclude, Rerank: tableRR, RerankDepth: srf.depth},
@@ -177,7 +177,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 					g := f
 					g.cfg.Model = m
 					g.cfg.Out = study.Folder(outRoot, m, f.cfg.Paradigm)
-					res, plan, err := runEval(ctx, home, &g, cmd.Flags().Changed, os.Stderr)
+					res, plan, err := runEval(ctx, home, &g, cmd.Flags().Changed, stderr)
 					if plan != nil {
 						fmt.Printf("## %s\n\n", m)
 						if err := printPlan(os.Stdout, *plan, g.asJSON); err != nil {

@@ -108,7 +108,7 @@ func openIndex(ctx context.Context, home string, f *indexFlags, quiet bool) (*co
 	cfg := f.config(home)
 	progress := func(format string, args ...any) {
 		if !quiet {
-			fmt.Fprintf(os.Stderr, "index: "+format+"\n", args...)
+			fmt.Fprintf(stderr, "index: "+format+"\n", args...)
 		}
 	}
 	var rep index.Report

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
 // paperlensIn runs the CLI in dir, as a user whose shell is there.
@@ -197,5 +199,47 @@ func TestReportTwoRuns(t *testing.T) {
 		if !strings.Contains(string(m), want) {
 			t.Errorf("Markdown report lacks %q", want)
 		}
+	}
+}
+
+// A model that answers with terminal codes (clear the screen, retitle the
+// window, reverse the text) and a question whose id carries one are shown
+// by inspect with those codes escaped, while results.jsonl keeps the reply
+// exactly as it came.
+func TestInspectEscapesTerminalCodes(t *testing.T) {
+	t.Parallel()
+	hostile := "\x1b[2J\x1b[H\x1b]0;pwned\x07Sure.\rThe answer is \u202eA.\u202c"
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(modeltest.Request) (string, string) { return hostile, "" }})
+	data := filepath.Join(t.TempDir(), "bench.jsonl")
+	row := `{"id":"q\u001b]0;id\u0007","type":"SA-MCQ","question":"Which \u001b[31moption\u001b[0m is right?","options":["one","two","three","four"],"answer":"A"}` + "\n"
+	if err := os.WriteFile(data, []byte(row), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	if _, errOut, code := paperlens(t, "eval", "--bench", "jsonl", "--data", data, "--model", "m", "--base-url", srv.BaseURL(),
+		"--mode", "closed-book", "--runs", "1", "--out", out, "--home", t.TempDir()); code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, errOut)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 1 || recs[0].Output != hostile {
+		t.Fatalf("results.jsonl does not keep the reply exactly: %+v", recs)
+	}
+	list, _, code := paperlens(t, "inspect", out)
+	page, errOut, code2 := paperlens(t, "inspect", out, recs[0].QuestionID)
+	if code != 0 || code2 != 0 {
+		t.Fatalf("inspect: exit %d, %d\n%s", code, code2, errOut)
+	}
+	for name, text := range map[string]string{"list": list, "page": page} {
+		if i := strings.IndexAny(text, "\x1b\x07\r\u202e\u202c"); i >= 0 {
+			t.Errorf("the %s prints a raw control at %d: %q", name, i, text[max(i-20, 0):min(i+20, len(text))])
+		}
+	}
+	for _, want := range []string{`\x1b[2J`, `\x1b]0;pwned\x07`, `Sure.\rThe answer`, `\u202eA.\u202c`, `Which \x1b[31moption`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show %q escaped:\n%s", want, page)
+		}
+	}
+	if !strings.Contains(list, `q\x1b]0;id\x07`) {
+		t.Errorf("the list does not show the question id escaped:\n%s", list)
 	}
 }

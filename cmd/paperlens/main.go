@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
 // exitError carries a process exit status out of a command without the
@@ -62,6 +64,12 @@ Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 	return root
 }
 
+// stderr is where messages that may quote untrusted text go (per-question
+// errors, warnings naming files or papers): control characters and bidi
+// overrides are escaped. Progress bars and --json output use the raw
+// streams.
+var stderr = termsafe.NewWriter(os.Stderr)
+
 func main() {
 	os.Exit(runCLI(os.Args[1:]))
 }
@@ -83,11 +91,12 @@ func runCLI(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, "paperlens:", ee.msg)
+			fmt.Fprintln(os.Stderr, "paperlens:", termsafe.Escape(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "paperlens:", err)
+	// Errors quote file names, paper ids and replies: escaped, never obeyed.
+	fmt.Fprintln(os.Stderr, "paperlens:", termsafe.Escape(err.Error()))
 	return 2
 }
 
