@@ -99,32 +99,32 @@ baseline, which needs no key.`,
 			if f.asJSON {
 				return json.NewEncoder(os.Stdout).Encode(map[string]any{"record": rec, "passages": hits})
 			}
-			fmt.Printf("Passages given to the model (%s, mode %s):\n\n", paper, mode)
+			fmt.Fprintf(stdout, "Passages given to the model (%s, mode %s):\n\n", paper, mode)
 			for _, h := range hits {
-				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
+				fmt.Fprintf(stdout, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
 			}
 			if n := expanded(rec); n != "" {
-				fmt.Printf("--expand added their neighbours: %s\n\n", n)
+				fmt.Fprintf(stdout, "--expand added their neighbours: %s\n\n", n)
 			}
 			if rec.TruncatedTokens > 0 {
-				fmt.Printf("(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
+				fmt.Fprintf(stdout, "(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
 			}
 			if rec.Error != "" {
 				if c.Offline() && q.Type == "short" {
-					fmt.Println("No model configured, and the offline ir baseline answers multiple-choice questions only:\n" +
+					fmt.Fprintln(stdout, "No model configured, and the offline ir baseline answers multiple-choice questions only:\n"+
 						"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
 					return nil
 				}
 				return fmt.Errorf("%s", rec.Error)
 			}
 			if rec.Route == run.RouteFull {
-				fmt.Printf("Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
+				fmt.Fprintf(stdout, "Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
 			}
-			fmt.Printf("Answer (%s):\n%s\n", c.Model, rec.Output)
+			fmt.Fprintf(stdout, "Answer (%s):\n%s\n", c.Model, rec.Output)
 			if rec.Extracted != "" && q.Type != "short" {
-				fmt.Printf("\nExtracted: %s\n", rec.Extracted)
+				fmt.Fprintf(stdout, "\nExtracted: %s\n", rec.Extracted)
 			}
-			printCited(os.Stdout, st, paper, rec.Cited)
+			printCited(stdout, st, paper, rec.Cited)
 			return nil
 		},
 	}

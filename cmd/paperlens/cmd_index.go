@@ -62,7 +62,7 @@ never pays for the same text twice.`,
 			if asJSON {
 				return json.NewEncoder(os.Stdout).Encode(rep)
 			}
-			fmt.Printf("%d papers: %d indexed, %d removed, %d passages embedded by %s into the %s store (dimension %d)\n",
+			fmt.Fprintf(stdout, "%d papers: %d indexed, %d removed, %d passages embedded by %s into the %s store (dimension %d)\n",
 				rep.Papers, rep.Indexed, rep.Removed, rep.Embedded, rep.Embedder, rep.Store, rep.Dim)
 			return nil
 		},

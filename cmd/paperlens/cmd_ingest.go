@@ -142,21 +142,21 @@ func printResult(r ingest.Result) {
 	name, src := termsafe.Line(name), termsafe.Line(r.Source)
 	switch r.Status {
 	case ingest.StatusError:
-		fmt.Printf("error    %s: %s\n", src, termsafe.Escape(r.Error))
+		fmt.Fprintf(stdout, "error    %s: %s\n", src, termsafe.Escape(r.Error))
 	default:
 		pages := ""
 		if r.Pages > 0 {
 			pages = fmt.Sprintf("%3d pages ", r.Pages)
 		}
-		fmt.Printf("%-8s %-36s %s%7d chars %6d tokens %4d passages\n", r.Status, name, pages, r.Chars, r.Tokens, r.Passages)
+		fmt.Fprintf(stdout, "%-8s %-36s %s%7d chars %6d tokens %4d passages\n", r.Status, name, pages, r.Chars, r.Tokens, r.Passages)
 		if r.Warning != "" {
-			fmt.Printf("warning  %s: %s\n", src, termsafe.Escape(r.Warning))
+			fmt.Fprintf(stdout, "warning  %s: %s\n", src, termsafe.Escape(r.Warning))
 		}
 		if r.DropChangedFrom != "" && r.Status == ingest.StatusOK {
-			fmt.Printf("note     %s: stored again: it was stored with --drop %s (its old passages are replaced; runs made before see other passage ids)\n", name, r.DropChangedFrom)
+			fmt.Fprintf(stdout, "note     %s: stored again: it was stored with --drop %s (its old passages are replaced; runs made before see other passage ids)\n", name, r.DropChangedFrom)
 		}
 		if r.RechunkedFrom > 0 {
-			fmt.Printf("note     %s: re-chunked from passages of at most %d tokens to the size asked for now (its old passages are replaced; runs made before see other passage ids)\n", name, r.RechunkedFrom)
+			fmt.Fprintf(stdout, "note     %s: re-chunked from passages of at most %d tokens to the size asked for now (its old passages are replaced; runs made before see other passage ids)\n", name, r.RechunkedFrom)
 		}
 	}
 }

@@ -36,7 +36,7 @@ func newPapersCmd() *cobra.Command {
 				}
 				return nil
 			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "PAPER_ID\tKIND\tPAGES\tTOKENS\tPASSAGES\tTITLE")
 			for _, d := range docs {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", d.PaperID, d.Kind, d.Pages, d.Tokens, d.Passages, truncate(d.Title, 70))

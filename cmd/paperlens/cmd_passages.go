@@ -43,7 +43,7 @@ start in.
 					}
 					continue
 				}
-				fmt.Printf("── %s  %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.KindOf(), p.Tokens, p.Start, p.End, p.Section, p.Text)
+				fmt.Fprintf(stdout, "── %s  %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.KindOf(), p.Tokens, p.Start, p.End, p.Section, p.Text)
 			}
 			return nil
 		},

@@ -48,9 +48,9 @@ message, as sent, from the run folder's prompts.db, which eval writes with
 				if asJSON {
 					return json.NewEncoder(os.Stdout).Encode(map[string]any{"question_id": id, "mode": r.Mode, "run": r.Run, "messages": msgs})
 				}
-				fmt.Printf("# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
+				fmt.Fprintf(stdout, "# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
 				for _, m := range msgs {
-					fmt.Printf("\n## %s\n\n%s\n", m.Role, m.Content)
+					fmt.Fprintf(stdout, "\n## %s\n\n%s\n", m.Role, m.Content)
 				}
 				return nil
 			}

@@ -107,7 +107,7 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
 					}
 					continue
 				}
-				fmt.Printf("%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
+				fmt.Fprintf(stdout, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
 			}
 			if len(hits) == 0 && !asJSON {
 				fmt.Fprintln(stderr, "no passages matched")

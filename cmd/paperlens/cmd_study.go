@@ -179,7 +179,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 					g.cfg.Out = study.Folder(outRoot, m, f.cfg.Paradigm)
 					res, plan, err := runEval(ctx, home, &g, cmd.Flags().Changed, stderr)
 					if plan != nil {
-						fmt.Printf("## %s\n\n", m)
+						fmt.Fprintf(stdout, "## %s\n\n", m)
 						if err := printPlan(os.Stdout, *plan, g.asJSON); err != nil {
 							return res, nil, err
 						}
@@ -192,7 +192,7 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 				return err
 			}
 			if dirs := res.Dirs(); len(dirs) > 0 {
-				fmt.Printf("Next: browse every question with 'paperlens serve %s',\nor write a report with 'paperlens report %s --html report.html'.\n",
+				fmt.Fprintf(stdout, "Next: browse every question with 'paperlens serve %s',\nor write a report with 'paperlens report %s --html report.html'.\n",
 					strings.Join(dirs, " "), strings.Join(dirs, " "))
 			}
 			return nil

@@ -70,6 +70,11 @@ Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 // streams.
 var stderr = termsafe.NewWriter(os.Stderr)
 
+// stdout is where human-readable results that quote papers, passages or
+// replies go (ask, search, passages, papers, prompt). JSON goes to the
+// raw os.Stdout, exact.
+var stdout = termsafe.NewWriter(os.Stdout)
+
 func main() {
 	os.Exit(runCLI(os.Args[1:]))
 }
