@@ -60,8 +60,9 @@ type Options struct {
 	// (DefaultMaxReplyBytes). A longer reply is no error: it is cut there
 	// while it is read (the rest is never held, the connection is
 	// closed), the message content and reasoning up to the cut are
-	// recovered from the cut JSON, and the Response says Cut. Negative
-	// means DefaultMaxReplyBytes too.
+	// recovered from the cut JSON, and the Response says Cut. (A body
+	// holding no chat completion before the cut is a *MalformedError.)
+	// Negative means DefaultMaxReplyBytes too.
 	MaxReplyBytes int64
 	// ReadIdleTimeout ends a call whose reply body has started and then
 	// sent no byte for this long (DefaultReadIdleTimeout), with a
@@ -191,10 +192,12 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		return Response{}, err
 	}
-	var out Response
+	decode := c.decode
 	if rep.Cut {
-		out = c.decodeCut(rep.Body, req)
-	} else if out, err = c.decode(rep.Body, req); err != nil {
+		decode = c.decodeCut
+	}
+	out, err := decode(rep.Body, req)
+	if err != nil {
 		return Response{}, err
 	}
 	out.Latency = rep.Latency
@@ -340,24 +343,30 @@ func (c *OpenAI) decode(raw []byte, req Request) (Response, error) {
 }
 
 // decodeCut recovers what a reply cut at MaxReplyBytes held: the JSON is
-// closed where it was cut (salvageJSON) and decoded as usual. Whatever
-// that yields, possibly nothing, is the answer, marked Cut: asking again
-// would only bring the same runaway reply, so the cut is no error, and
-// the caller scores what was kept.
-func (c *OpenAI) decodeCut(raw []byte, req Request) Response {
-	out := Response{Cut: true}
+// closed where it was cut (salvageJSON) and decoded as usual, and the
+// answer is marked Cut. Asking again would only bring the same runaway
+// reply, so the cut is no error and the caller scores what was kept. A
+// body with no chat completion before the cut (not JSON: a proxy's page;
+// no choice begun) is a *MalformedError, as it would be uncut.
+func (c *OpenAI) decodeCut(raw []byte, req Request) (Response, error) {
+	sec := c.secrets(req)
 	fixed := salvageJSON(raw)
 	if fixed == nil {
-		return out
+		return Response{}, &MalformedError{URL: c.shown, Excerpt: sec.Excerpt(raw, 0),
+			Reason: fmt.Sprintf("a reply longer than %d bytes (--max-reply-bytes) that is not JSON", c.o.MaxReplyBytes)}
 	}
-	if got, err := c.decode(fixed, req); err == nil {
-		out = got
-		out.Cut = true
-		// The cut may have gone through a secret the model echoed.
-		sec := c.secrets(req)
-		out.Content, out.Reasoning = sec.RedactCut(out.Content), sec.RedactCut(out.Reasoning)
+	out, err := c.decode(fixed, req)
+	if err != nil {
+		var me *MalformedError
+		if errors.As(err, &me) {
+			me.Reason = fmt.Sprintf("a reply longer than %d bytes (--max-reply-bytes), cut there: %s", c.o.MaxReplyBytes, me.Reason)
+		}
+		return Response{}, err
 	}
-	return out
+	out.Cut = true
+	// The cut may have gone through a secret the model echoed.
+	out.Content, out.Reasoning = sec.RedactCut(out.Content), sec.RedactCut(out.Reasoning)
+	return out, nil
 }
 
 // text decodes a message field that is a string, null, absent, or an array

@@ -171,3 +171,15 @@ func TestReadIdleTimeout(t *testing.T) {
 		}
 	})
 }
+
+// A long body that holds no chat completion before the cut (a proxy's
+// page) is a retryable *MalformedError saying so, as it is uncut.
+func TestOpenAICutNonJSON(t *testing.T) {
+	page := "<html>" + strings.Repeat("overloaded ", 200) + "</html>"
+	srv := modeltest.NewServer(t, modeltest.Config{Inject: raw200(page)})
+	_, err := newClient(t, model.Options{BaseURL: srv.BaseURL(), MaxReplyBytes: 1000}).Complete(t.Context(), ask("q"))
+	var me *model.MalformedError
+	if !errors.As(err, &me) || !model.Retryable(err) || !strings.Contains(err.Error(), "longer than 1000 bytes (--max-reply-bytes) that is not JSON") {
+		t.Errorf("%T %v", err, err)
+	}
+}

@@ -130,3 +130,18 @@ func FuzzSalvage(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSalvage closes a reply cut at the default 4 MiB inside its
+// content, the work a runaway reply adds to a call (json.Valid, then one
+// scan); b.SetBytes makes it read as MB/s.
+func BenchmarkSalvage(b *testing.B) {
+	content := strings.Repeat("B, because \"§3\" says so; 日本語 \\ ", DefaultMaxReplyBytes/30)
+	full, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"content": content}}}})
+	cut := full[:DefaultMaxReplyBytes]
+	b.SetBytes(int64(len(cut)))
+	for b.Loop() {
+		if salvageJSON(cut) == nil {
+			b.Fatal("nothing salvaged")
+		}
+	}
+}
