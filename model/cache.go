@@ -62,12 +62,15 @@ type cacheEntry struct {
 	Usage        Usage      `json:"usage"`
 	FinishReason string     `json:"finish_reason"`
 	ToolCalls    []ToolCall `json:"tool_calls,omitempty"`
-	Endpoint     string     `json:"endpoint"`
-	Model        string     `json:"model"`
-	Run          int        `json:"run"`
-	LatencyMS    int64      `json:"latency_ms"`
-	Attempts     int        `json:"attempts"`
-	StoredAt     time.Time  `json:"stored_at"`
+	// Cut is Response.Cut: a resumed run still reports the reply as cut.
+	// Left out when false, so entries written before it read the same.
+	Cut       bool      `json:"cut,omitempty"`
+	Endpoint  string    `json:"endpoint"`
+	Model     string    `json:"model"`
+	Run       int       `json:"run"`
+	LatencyMS int64     `json:"latency_ms"`
+	Attempts  int       `json:"attempts"`
+	StoredAt  time.Time `json:"stored_at"`
 }
 
 // WithCache opens (creating when needed) the bbolt file at path as a
@@ -260,14 +263,14 @@ func (c *Cached) get(key [32]byte) (Response, bool, error) {
 		return Response{}, false, nil
 	}
 	return Response{Content: e.Content, Reasoning: e.Reasoning, Usage: e.Usage, FinishReason: e.FinishReason,
-		ToolCalls: e.ToolCalls, Cached: true}, true, nil
+		ToolCalls: e.ToolCalls, Cut: e.Cut, Cached: true}, true, nil
 }
 
 func (c *Cached) put(key [32]byte, req Request, resp Response) error {
 	v, err := json.Marshal(cacheEntry{
 		Content: resp.Content, Reasoning: resp.Reasoning, Usage: resp.Usage, FinishReason: resp.FinishReason,
-		ToolCalls: resp.ToolCalls,
-		Endpoint:  c.endpoint, Model: req.Model, Run: req.Run,
+		ToolCalls: resp.ToolCalls, Cut: resp.Cut,
+		Endpoint: c.endpoint, Model: req.Model, Run: req.Run,
 		LatencyMS: resp.Latency.Milliseconds(), Attempts: resp.Attempts, StoredAt: time.Now().UTC(),
 	})
 	if err != nil {

@@ -59,7 +59,15 @@
 //     except certificate errors.
 //   - *TimeoutError: no complete answer within Options.Timeout (default 10
 //     minutes, since reasoning models think for minutes before a
-//     non-streamed answer's first byte) or WithRetry's AttemptTimeout.
+//     non-streamed answer's first byte) or WithRetry's AttemptTimeout; or
+//     a body that began and then stopped for Options.ReadIdleTimeout
+//     (default 60 s, counted from the headers, Idle set): retryable.
+//
+// A reply longer than Options.MaxReplyBytes (default 4 MiB) is no error:
+// it is cut while read, the content and reasoning before the cut are
+// recovered from the cut JSON, and the Response says Cut (the cache keeps
+// the flag). The client never streams (it sends "stream": false), so the
+// cap is on the one body.
 //
 // Reasoning comes from "reasoning_content" (DeepSeek, vLLM, Qwen) or
 // "reasoning" (newer vLLM, Ollama), or from an inline "<think>…</think>"

@@ -188,6 +188,11 @@ type Response struct {
 	// Attempts is how many calls this answer took (WithRetry sets it; the
 	// bare client says 1); 0 when Cached.
 	Attempts int
+	// Cut reports a reply longer than Options.MaxReplyBytes: Content and
+	// Reasoning are what came before the cut, and FinishReason, Usage and
+	// ToolCalls are whatever came before it too (often nothing). The
+	// cache keeps it, so an answer served from the cache still says so.
+	Cut bool
 }
 
 // Chat completes chat requests. Implementations must be safe for

@@ -23,11 +23,16 @@ const (
 	// DeepSeek-R1, QwQ) routinely think for minutes before the first byte of
 	// a non-streamed answer, so the limit is generous.
 	DefaultTimeout = 10 * time.Minute
+	// DefaultMaxReplyBytes is where a reply is cut: a 128k-token answer
+	// with its reasoning is well under 4 MB, so a longer one is a model
+	// that ran away (repeating itself until the server's own limit), and
+	// its first 4 MiB are all that is worth reading and scoring.
+	DefaultMaxReplyBytes = 4 << 20
+	// DefaultReadIdleTimeout is how long a reply's body may go without a
+	// byte once its headers have come. A server sends a non-streamed
+	// answer whole, so a pause mid-body is a stall, not thinking.
+	DefaultReadIdleTimeout = 60 * time.Second
 )
-
-// maxBody bounds how much of a response is read. A 128k-token answer with
-// its reasoning is well under 4 MB.
-const maxBody = 32 << 20
 
 // Options configure NewOpenAI. Every value is taken from here: the client
 // reads no environment variable, so a key meant for one server is never sent
@@ -51,6 +56,21 @@ type Options struct {
 	// connection pool keeps enough idle connections for heavy concurrency.
 	// Its own Timeout, if any, also applies.
 	HTTPClient *http.Client
+	// MaxReplyBytes is the most of a reply's body read
+	// (DefaultMaxReplyBytes). A longer reply is no error: it is cut there
+	// while it is read (the rest is never held, the connection is
+	// closed), the message content and reasoning up to the cut are
+	// recovered from the cut JSON, and the Response says Cut. (A body
+	// holding no chat completion before the cut is a *MalformedError.)
+	// Negative means DefaultMaxReplyBytes too.
+	MaxReplyBytes int64
+	// ReadIdleTimeout ends a call whose reply body has started and then
+	// sent no byte for this long (DefaultReadIdleTimeout), with a
+	// retryable *TimeoutError naming --read-idle-timeout, the paperlens
+	// flag that sets it. It starts when the headers arrive, since a
+	// reasoning model may think for minutes before them; Timeout bounds
+	// that wait. Negative means none.
+	ReadIdleTimeout time.Duration
 	// MaxTokensParam is the JSON name Request.MaxTokens is sent under:
 	// "max_tokens" (default; vLLM, Ollama, llama.cpp, DeepSeek and older
 	// OpenAI models) or "max_completion_tokens" (required by OpenAI's
@@ -91,6 +111,12 @@ func NewOpenAI(o Options) (*OpenAI, error) {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.MaxReplyBytes <= 0 {
+		o.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	if o.ReadIdleTimeout == 0 {
+		o.ReadIdleTimeout = DefaultReadIdleTimeout
 	}
 	c := &OpenAI{o: o, http: o.HTTPClient}
 	u.Path = strings.TrimRight(u.Path, "/")
@@ -155,7 +181,9 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	rep, err := httpx.Do(ctx, c.http, httpx.Call{
 		URL: c.endpoint, Shown: c.shown, Header: h, UserAgent: "paperlens-model/1",
-		Body: body, Secrets: sec, Timeout: c.o.Timeout, MaxBody: maxBody,
+		Body: body, Secrets: sec, Timeout: c.o.Timeout,
+		MaxBody: c.o.MaxReplyBytes, CutOK: true,
+		IdleTimeout: max(c.o.ReadIdleTimeout, 0), IdleName: "--read-idle-timeout",
 	})
 	if err != nil {
 		var he *HTTPError
@@ -164,7 +192,11 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		return Response{}, err
 	}
-	out, err := c.decode(rep.Body, req)
+	decode := c.decode
+	if rep.Cut {
+		decode = c.decodeCut
+	}
+	out, err := decode(rep.Body, req)
 	if err != nil {
 		return Response{}, err
 	}
@@ -307,6 +339,33 @@ func (c *OpenAI) decode(raw []byte, req Request) (Response, error) {
 	if out.Reasoning == "" {
 		out.Content, out.Reasoning = SplitThink(out.Content)
 	}
+	return out, nil
+}
+
+// decodeCut recovers what a reply cut at MaxReplyBytes held: the JSON is
+// closed where it was cut (salvageJSON) and decoded as usual, and the
+// answer is marked Cut. Asking again would only bring the same runaway
+// reply, so the cut is no error and the caller scores what was kept. A
+// body with no chat completion before the cut (not JSON: a proxy's page;
+// no choice begun) is a *MalformedError, as it would be uncut.
+func (c *OpenAI) decodeCut(raw []byte, req Request) (Response, error) {
+	sec := c.secrets(req)
+	fixed := salvageJSON(raw)
+	if fixed == nil {
+		return Response{}, &MalformedError{URL: c.shown, Excerpt: sec.Excerpt(raw, 0),
+			Reason: fmt.Sprintf("a reply longer than %d bytes (--max-reply-bytes) that is not JSON", c.o.MaxReplyBytes)}
+	}
+	out, err := c.decode(fixed, req)
+	if err != nil {
+		var me *MalformedError
+		if errors.As(err, &me) {
+			me.Reason = fmt.Sprintf("a reply longer than %d bytes (--max-reply-bytes), cut there: %s", c.o.MaxReplyBytes, me.Reason)
+		}
+		return Response{}, err
+	}
+	out.Cut = true
+	// The cut may have gone through a secret the model echoed.
+	out.Content, out.Reasoning = sec.RedactCut(out.Content), sec.RedactCut(out.Reasoning)
 	return out, nil
 }
 

@@ -182,13 +182,11 @@ func TestOpenAIErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := modeltest.NewServer(t, modeltest.Config{Inject: tc.inject})
 			c := newClient(t, model.Options{BaseURL: srv.BaseURL(), APIKey: "k", APIKeyEnv: "$OPENAI_API_KEY", Timeout: time.Second})
-			start := time.Now()
+			// No time is asserted: the stall case (30 s at the server)
+			// ending in a *TimeoutError shows Timeout ended it.
 			_, err := c.Complete(t.Context(), ask("q"))
 			if err == nil {
 				t.Fatal("no error")
-			}
-			if time.Since(start) > 5*time.Second {
-				t.Errorf("took %v", time.Since(start))
 			}
 			if got := model.Retryable(err); got != tc.retryable {
 				t.Errorf("Retryable = %v, want %v: %v", got, tc.retryable, err)

@@ -24,9 +24,13 @@ type StackOptions struct {
 	// Concurrency is the most calls in flight: 0 means DefaultConcurrency,
 	// negative means unlimited.
 	Concurrency int
+	// Flights, when set, counts the calls at the server (WithFlights
+	// right above base), for progress reports.
+	Flights *Flights
 }
 
-// Stack wraps base as Cache → Retry → RateLimit → Concurrency → base. The
+// Stack wraps base as Cache → Retry → RateLimit → Concurrency → [Flights
+// →] base. The
 // cache is outermost, so a hit skips the limits and the queue; retries sit
 // above the limits, so every attempt is counted against RPM and TPM and
 // waits for a slot like any other call. The Closer closes the cache (a
@@ -39,7 +43,7 @@ func Stack(base Chat, o StackOptions) (Chat, io.Closer, error) {
 	if n == 0 {
 		n = DefaultConcurrency
 	}
-	c := WithConcurrency(base, n)
+	c := WithConcurrency(WithFlights(base, o.Flights), n)
 	c = WithRateLimit(c, o.RPM, o.TPM)
 	c = WithRetry(c, o.Retry)
 	if o.CachePath == "" {

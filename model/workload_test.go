@@ -17,9 +17,10 @@ import (
 // fails 20% of calls: 429s, 500s, bodies cut off mid-JSON (dropped
 // connections and cleanly ended halves) and 30-second stalls. Every
 // question must get exactly one answer, its own; the provider must have
-// completed one call per question (nothing paid twice), and the stalls must
-// cost only the 1 s attempt timeout, not 30 s. A second pass is all cache
-// hits.
+// completed one call per question (nothing paid twice), and every stall
+// must have been given up at the 1 s attempt timeout rather than waited out
+// for its 30 s (each shows as a timeout passed to OnRetry; no duration is
+// asserted). A second pass is all cache hits.
 //
 // The one way a question can be paid twice is the client abandoning a call
 // that was slow but alive: then the server may finish it after the client
@@ -134,8 +135,14 @@ func TestWorkloadUnderFaults(t *testing.T) {
 				}
 			}
 			t.Logf("%d questions in %v: %d requests, faults %v", questions, elapsed.Round(time.Millisecond), srv.Count(), faults)
-			if elapsed > 20*time.Second {
-				t.Errorf("took %v", elapsed)
+			// A stall waited out to its end would be a completed call and
+			// no timeout; the machine being slow can only add timeouts.
+			sawTimeouts := 0
+			for _, n := range timeouts {
+				sawTimeouts += n
+			}
+			if sawTimeouts < faults[modeltest.Stall] {
+				t.Errorf("%d attempt timeouts for %d stalls: some stall was waited out", sawTimeouts, faults[modeltest.Stall])
 			}
 			if !tc.cache {
 				return

@@ -42,10 +42,16 @@ type evalFlags struct {
 	index          indexFlags
 	attemptTimeout time.Duration
 	maxAttempts    int
-	searxngURL     string
-	webCache       string
-	allowPrivate   bool
-	rerank         rerankFlags
+	// Issue 23: a runaway reply is cut, a stalled one given up.
+	maxReplyBytes   int64
+	readIdleTimeout time.Duration
+	// flights counts the model calls at the server, for the progress
+	// line; runEval sets it (nil: not counted).
+	flights      *model.Flights
+	searxngURL   string
+	webCache     string
+	allowPrivate bool
+	rerank       rerankFlags
 }
 
 func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
@@ -89,6 +95,10 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	addPassageTokens(cmd, &c.MaxPassageTokens, "max-passage-tokens")
 	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
 	fl.IntVar(&f.maxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
+	fl.Int64Var(&f.maxReplyBytes, "max-reply-bytes", model.DefaultMaxReplyBytes,
+		"read at most this many bytes of a model's reply: a longer one (a model repeating itself) is cut while read, scored on what came before the cut, and its record says reply_cut")
+	fl.DurationVar(&f.readIdleTimeout, "read-idle-timeout", model.DefaultReadIdleTimeout,
+		"give up on a reply whose body has begun and then sent nothing for this long, and retry. Counted from the reply's headers, not before them: a reasoning model may think for minutes before its first byte, which --attempt-timeout bounds. 0: off")
 	fl.StringVar(&c.WebProvider, "web-provider", "corpus", "web modes: google, searxng, brave, or corpus (offline: the indexed corpus minus the question's own paper)")
 	fl.StringVar(&f.searxngURL, "searxng-url", "", "SearXNG base URL for --web-provider searxng (default $SEARXNG_URL)")
 	fl.IntVar(&c.WebResults, "web-results", 5, "usable web results kept per question, after leaving out the paper itself and failed pages (ElaipBench: 5)")
@@ -323,6 +333,9 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 	}
 	defer unlock()
 	opt.FolderLocked = true
+	// Every model call of the run (answers, judge, reranker, preflight)
+	// is counted for the progress line.
+	f.flights = &model.Flights{}
 	// One cheap call per endpoint before the first real one (run.Run makes
 	// it only when there is work left, so a finished run sends nothing).
 	var checks []func(context.Context, run.Sampling) error
@@ -379,6 +392,7 @@ func runEval(ctx context.Context, home string, f *evalFlags, changed func(string
 		return nil
 	}
 	rep := progress.NewEval(os.Stderr, isatty.IsTerminal(os.Stderr.Fd()), f.progressEvery)
+	rep.Watch(f.flights.InFlight)
 	opt.Progress = rep.Update
 	res, err := run.Run(ctx, opt)
 	rep.Close()
@@ -405,11 +419,15 @@ func checkKey(baseURL, keyEnv, prefix string, logw io.Writer) error {
 // unknown model or a refused request field stops the run before anything is
 // written.
 func preflight(ctx context.Context, baseURL, key, keyEnv, modelName string, s run.Sampling, header http.Header, prefix string, f *evalFlags) error {
-	base, err := model.NewOpenAI(model.Options{BaseURL: baseURL, APIKey: key, APIKeyEnv: "$" + keyEnv, Timeout: f.attemptTimeout})
+	o, err := f.modelOptions(baseURL, key, "$"+keyEnv)
 	if err != nil {
 		return err
 	}
-	chat := model.WithRetry(base, model.RetryOptions{MaxAttempts: 2, MinBackoff: 200 * time.Millisecond, MaxBackoff: time.Second, AttemptTimeout: f.attemptTimeout})
+	base, err := model.NewOpenAI(o)
+	if err != nil {
+		return err
+	}
+	chat := model.WithRetry(model.WithFlights(base, f.flights), model.RetryOptions{MaxAttempts: 2, MinBackoff: 200 * time.Millisecond, MaxBackoff: time.Second, AttemptTimeout: f.attemptTimeout})
 	return run.Preflight(ctx, chat, modelName, s, header, prefix)
 }
 
@@ -439,15 +457,35 @@ func newChat(dir, baseURL, key string, f *evalFlags, concurrency int) (model.Cha
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	base, err := model.NewOpenAI(model.Options{BaseURL: baseURL, APIKey: key, APIKeyEnv: f.apiKeyEnv, Timeout: f.attemptTimeout})
+	o, err := f.modelOptions(baseURL, key, f.apiKeyEnv)
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := model.NewOpenAI(o)
 	if err != nil {
 		return nil, nil, err
 	}
 	return model.Stack(base, model.StackOptions{
 		CachePath: filepath.Join(dir, "cache.db"), Endpoint: baseURL,
 		Retry: model.RetryOptions{MaxAttempts: f.maxAttempts, AttemptTimeout: f.attemptTimeout},
-		RPM:   f.cfg.RPM, TPM: f.cfg.TPM, Concurrency: concurrency,
+		RPM:   f.cfg.RPM, TPM: f.cfg.TPM, Concurrency: concurrency, Flights: f.flights,
 	})
+}
+
+// modelOptions are the answer model's client options from the flags.
+func (f *evalFlags) modelOptions(baseURL, key, keyEnv string) (model.Options, error) {
+	if f.maxReplyBytes <= 0 {
+		return model.Options{}, fmt.Errorf("--max-reply-bytes %d: give a positive number of bytes (default %d, 4 MiB)", f.maxReplyBytes, model.DefaultMaxReplyBytes)
+	}
+	if f.readIdleTimeout < 0 {
+		return model.Options{}, fmt.Errorf("--read-idle-timeout %v: give a duration such as 60s, or 0 for none", f.readIdleTimeout)
+	}
+	idle := f.readIdleTimeout
+	if idle == 0 {
+		idle = -1 // the flag's 0 is off; model.Options' 0 is the default
+	}
+	return model.Options{BaseURL: baseURL, APIKey: key, APIKeyEnv: keyEnv, Timeout: f.attemptTimeout,
+		MaxReplyBytes: f.maxReplyBytes, ReadIdleTimeout: idle}, nil
 }
 
 // printPlan prints a dry run's plan: a table, or with --json the plan.

@@ -140,6 +140,9 @@ type Step struct {
 	PromptTokens int `json:"prompt_tokens"`
 	// Cached is a turn served from the model cache.
 	Cached bool `json:"cached,omitempty"`
+	// ReplyCut is a turn whose reply was over the size limit and cut
+	// (model.Response.Cut): Content and Reasoning are what came before.
+	ReplyCut bool `json:"reply_cut,omitempty"`
 	// Forced is the last turn, asked with tool_choice "none" after the cap.
 	Forced bool   `json:"forced,omitempty"`
 	Calls  []Call `json:"calls,omitempty"`
@@ -260,7 +263,7 @@ func Run(ctx context.Context, chat model.Chat, req model.Request, tools []Tool, 
 			return tr, fmt.Errorf("agent: turn %d: %w", len(tr.Steps)+1, err)
 		}
 		step := Step{Content: resp.Content, Reasoning: resp.Reasoning, FinishReason: resp.FinishReason,
-			Usage: resp.Usage, PromptTokens: base + messageTokens(req.Messages[first:]...), Cached: resp.Cached, Forced: forced}
+			Usage: resp.Usage, PromptTokens: base + messageTokens(req.Messages[first:]...), Cached: resp.Cached, ReplyCut: resp.Cut, Forced: forced}
 		tr.Usage = tr.Usage.Add(resp.Usage)
 		tr.PromptTokens += step.PromptTokens
 		if len(resp.ToolCalls) == 0 || forced {

@@ -63,6 +63,14 @@ type Record struct {
 	WebResults *int `json:"web_results,omitempty"`
 	Cached     bool `json:"cached"`
 	Attempts   int  `json:"attempts,omitempty"`
+	// ReplyCut marks a reply over --max-reply-bytes, cut while it was
+	// read: Output and Reasoning are what came before the cut, and the
+	// record is scored on them. In a tool mode or self-route, any of the
+	// calls. (Left out when false.)
+	ReplyCut bool `json:"reply_cut,omitempty"`
+	// JudgeReplyCut marks a judge reply cut the same way; the score was
+	// read from what came before the cut.
+	JudgeReplyCut bool `json:"judge_reply_cut,omitempty"`
 	// FinishReason is the server's finish_reason: "stop", "length" (cut
 	// by the token limit), "content_filter", …
 	FinishReason string `json:"finish_reason"`
@@ -112,6 +120,7 @@ type RouteCall struct {
 	Cached       bool   `json:"cached"`
 	Attempts     int    `json:"attempts,omitempty"`
 	FinishReason string `json:"finish_reason,omitempty"`
+	ReplyCut     bool   `json:"reply_cut,omitempty"`
 	Error        string `json:"error,omitempty"`
 }
 

@@ -44,7 +44,7 @@ type Options struct {
 	WebTools  *WebTools     // tool-search: the engine and fetcher its tools call
 	Questions []bench.Question
 	Log       io.Writer      // per-question problems; nil = discard
-	Progress  func(Progress) // called after each record, from the workers
+	Progress  func(Progress) // called once with the totals before any call, then after each record, from the workers
 
 	// Header and JudgeHeader are extra HTTP headers for the model and the
 	// judge (--header, --judge-header). They are here, not in Config,
@@ -203,6 +203,12 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Dir: cfg.Out, Resumed: len(finished)}
+	if opt.Progress != nil {
+		// The totals are known now, before the preflight and the first
+		// answer, which can each take minutes: a reporter that heard
+		// nothing until a record finished would say "0/0 done".
+		opt.Progress(Progress{Done: len(finished), Total: len(jobs) + len(finished), ModeTotal: len(opt.Questions), Resumed: len(finished)})
+	}
 	if opt.Preflight != nil && len(jobs) > 0 {
 		if cfg, err = preflight(ctx, cfg, opt.Preflight, logw); err != nil {
 			return res, err
@@ -557,7 +563,7 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 	}
 	ans, err := sv.solve(ctx, q, name, run, bt)
 	r.Output, r.Reasoning, r.Usage, r.LatencyMS, r.Cached, r.Attempts = ans.output, ans.reasoning, ans.usage, ans.latency.Milliseconds(), ans.cached, ans.attempts
-	r.FinishReason = ans.finish
+	r.FinishReason, r.ReplyCut = ans.finish, ans.cut
 	if ans.transcript != nil {
 		r.Transcript = ans.transcript
 		if ans.transcript.PromptTokens > 0 {
@@ -585,6 +591,9 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 	}
 	if strings.TrimSpace(ans.output) == "" && strings.TrimSpace(ans.reasoning) == "" && ans.finish != "length" {
 		r.Error = "empty reply from the model"
+		if ans.cut {
+			r.Error = "the reply was longer than --max-reply-bytes and held no answer before the cut"
+		}
 		r.Miss = true
 		return r, nil, nil
 	}
@@ -713,6 +722,7 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 		r.Error = fmt.Sprintf("judge: %v", err)
 		return err
 	}
+	r.JudgeReplyCut = resp.Cut
 	// The judge may think inline too; its verdict is in the answer.
 	content := resp.Content
 	m := judgeScore.FindAllStringSubmatch(content, -1)

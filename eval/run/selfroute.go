@@ -48,6 +48,7 @@ func (s llmSolver) solveRoute(ctx context.Context, q bench.Question, run int, b 
 	ans.latency = first.latency + second.latency
 	ans.cached = first.cached && second.cached
 	ans.attempts = first.attempts + second.attempts
+	ans.cut = first.cut || second.cut
 	return ans, err
 }
 
@@ -58,12 +59,12 @@ func (s llmSolver) call(ctx context.Context, msgs []model.Message, run int) (ans
 		return answer{attempts: resp.Attempts}, err
 	}
 	return answer{output: resp.Content, reasoning: resp.Reasoning, usage: resp.Usage, latency: resp.Latency,
-		cached: resp.Cached, attempts: resp.Attempts, finish: resp.FinishReason}, nil
+		cached: resp.Cached, attempts: resp.Attempts, finish: resp.FinishReason, cut: resp.Cut}, nil
 }
 
 func routeCall(route string, promptTokens int, a answer, err error) RouteCall {
 	rc := RouteCall{Route: route, PromptTokens: promptTokens, Usage: a.usage, Output: a.output, Reasoning: a.reasoning,
-		LatencyMS: a.latency.Milliseconds(), Cached: a.cached, Attempts: a.attempts, FinishReason: a.finish}
+		LatencyMS: a.latency.Milliseconds(), Cached: a.cached, Attempts: a.attempts, FinishReason: a.finish, ReplyCut: a.cut}
 	if err != nil {
 		rc.Error = err.Error()
 	}

@@ -27,6 +27,7 @@ type answer struct {
 	cached            bool
 	attempts          int
 	finish            string
+	cut               bool              // the reply was over --max-reply-bytes (any call's, when several)
 	transcript        *agent.Transcript // tool modes: the whole exchange
 	route             string            // self-route: RouteRAG or RouteFull
 	calls             []RouteCall       // self-route: each call

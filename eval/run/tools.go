@@ -170,12 +170,13 @@ func (s llmSolver) solveTools(ctx context.Context, q bench.Question, m mode.Mode
 	}
 	start := time.Now()
 	tr, err := agent.Run(ctx, s.chat, s.cfg.Sampling.Request(s.cfg.Model, b.messages, run, s.header), tools, opt)
-	cached := len(tr.Steps) > 0
+	cached, cut := len(tr.Steps) > 0, false
 	for _, st := range tr.Steps {
 		cached = cached && st.Cached
+		cut = cut || st.ReplyCut
 	}
 	ans := answer{output: tr.Answer, reasoning: tr.Reasoning, usage: tr.Usage, latency: time.Since(start),
-		cached: cached, attempts: 1, finish: tr.FinishReason, transcript: &tr}
+		cached: cached, attempts: 1, finish: tr.FinishReason, cut: cut, transcript: &tr}
 	if err != nil {
 		return ans, fmt.Errorf("mode %s: %w", m.Name, err)
 	}

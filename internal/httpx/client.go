@@ -44,8 +44,26 @@ type Call struct {
 	// caller's context and the http.Client's own Timeout apply.
 	Timeout time.Duration
 	// MaxBody is the most response bytes read; a longer body is a
-	// *MalformedError. 0 means 32 MiB.
+	// *MalformedError, unless CutOK. 0 means 32 MiB.
 	MaxBody int64
+	// CutOK makes a body longer than MaxBody no error: its first MaxBody
+	// bytes are returned with Reply.Cut set, and the rest is never read
+	// (the connection is closed rather than drained). For a caller that
+	// can use a prefix, as the chat client can (a 30 MB runaway answer is
+	// worth its first megabytes, and fetching it again would bring the
+	// same 30 MB).
+	CutOK bool
+	// IdleTimeout ends the call when no byte of the body has arrived for
+	// this long, with a retryable *TimeoutError (Idle set), apart from
+	// Timeout: a body that stalls half-way is given up in seconds rather
+	// than at the end of a long Timeout. It starts when the headers have
+	// arrived; the wait for them, which for a reasoning model is all its
+	// thinking, is bounded by Timeout alone. 0 means none.
+	IdleTimeout time.Duration
+	// IdleName is how an idle error names IdleTimeout (the flag or option
+	// that sets it, so the message says what to change); empty means
+	// "IdleTimeout".
+	IdleName string
 }
 
 // Reply is a complete HTTP answer.
@@ -55,6 +73,9 @@ type Reply struct {
 	Body       []byte // raw, not redacted: the caller decodes it
 	// Latency is from sending the request to the last byte of the body.
 	Latency time.Duration
+	// Cut is true when the body was longer than Call.MaxBody and Body is
+	// its first MaxBody bytes (Call.CutOK only).
+	Cut bool
 }
 
 // Do makes one call through hc (nil: http.DefaultClient) and reads the
@@ -67,8 +88,9 @@ type Reply struct {
 //     the raw body;
 //   - no answer is a *TransportError, without the URL's query (url.Error
 //     would quote it) and with a hint when the connection was refused;
-//   - a body cut off or over MaxBody is a *MalformedError;
-//   - Call.Timeout running out is a *TimeoutError, and so is an enclosing
+//   - a body cut off, or over MaxBody without CutOK, is a *MalformedError;
+//   - Call.Timeout running out is a *TimeoutError, and so is Call.IdleTimeout
+//     passing without a byte of the body (Idle set), and so is an enclosing
 //     limit whose context cause is one (it gets this call's URL); the
 //     caller's own cancellation is wrapped with %w, so errors.Is still
 //     sees context.Canceled.
@@ -93,6 +115,11 @@ func Do(ctx context.Context, hc *http.Client, c Call) (Reply, error) {
 		var cancel context.CancelFunc
 		rctx, cancel = context.WithTimeoutCause(ctx, c.Timeout, &TimeoutError{URL: shown, After: c.Timeout, What: "Timeout"})
 		defer cancel()
+	}
+	var idle context.CancelCauseFunc
+	if c.IdleTimeout > 0 {
+		rctx, idle = context.WithCancelCause(rctx)
+		defer idle(nil)
 	}
 	var body io.Reader
 	if c.Body != nil {
@@ -125,8 +152,24 @@ func Do(ctx context.Context, hc *http.Client, c Call) (Reply, error) {
 		}
 		return Reply{}, &TransportError{Method: method, URL: shown, Err: c.Secrets.Err(stripURL(err))}
 	}
+	// Close without draining: after a cut or a stall the rest is not
+	// wanted, and net/http then drops the connection instead of reusing it.
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	var src io.Reader = resp.Body
+	if idle != nil {
+		name := c.IdleName
+		if name == "" {
+			name = "IdleTimeout"
+		}
+		ir := newIdleReader(resp.Body, c.IdleTimeout, func() {
+			idle(&TimeoutError{URL: shown, After: c.IdleTimeout, What: name, Idle: true})
+		})
+		defer ir.stop()
+		src = ir
+	}
+	// At most one byte past the limit is read: enough to know the body is
+	// longer, never the whole of a runaway one.
+	raw, err := io.ReadAll(io.LimitReader(src, maxBody+1))
 	if err != nil {
 		if rctx.Err() != nil {
 			return Reply{}, ctxErr(rctx, method, shown)
@@ -138,7 +181,10 @@ func Do(ctx context.Context, hc *http.Client, c Call) (Reply, error) {
 	}
 	rep := Reply{StatusCode: resp.StatusCode, Header: resp.Header, Body: raw, Latency: time.Since(start)}
 	if int64(len(raw)) > maxBody {
-		return Reply{}, &MalformedError{URL: shown, Reason: fmt.Sprintf("body larger than %d bytes", maxBody)}
+		if !c.CutOK {
+			return Reply{}, &MalformedError{URL: shown, Reason: fmt.Sprintf("body larger than %d bytes", maxBody)}
+		}
+		rep.Body, rep.Cut = raw[:maxBody], true
 	}
 	if resp.StatusCode/100 != 2 {
 		return rep, &HTTPError{StatusCode: resp.StatusCode, URL: shown, Body: c.Secrets.Excerpt(raw, 0),
@@ -146,6 +192,32 @@ func Do(ctx context.Context, hc *http.Client, c Call) (Reply, error) {
 	}
 	return rep, nil
 }
+
+// idleReader passes reads through and calls fire when no byte has come for
+// d. Every read that brings bytes restarts the wait; a read blocked on a
+// silent connection is ended by fire cancelling the request's context,
+// which makes net/http close the connection under it.
+type idleReader struct {
+	r io.Reader
+	d time.Duration
+	t *time.Timer
+}
+
+func newIdleReader(r io.Reader, d time.Duration, fire func()) *idleReader {
+	return &idleReader{r: r, d: d, t: time.AfterFunc(d, fire)}
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	if n > 0 {
+		// A Reset after the timer fired re-arms it; the context is then
+		// cancelled already, so a second fire changes nothing.
+		ir.t.Reset(ir.d)
+	}
+	return n, err
+}
+
+func (ir *idleReader) stop() { ir.t.Stop() }
 
 // stripURL drops url.Error's quoting of the request URL, whose query may
 // hold a key; the caller names the shown URL instead.

@@ -8,7 +8,9 @@
 //   - Do makes one call and reads the whole answer, turning every failure
 //     into the error family (HTTPError, MalformedError, TransportError,
 //     TimeoutError), each with a Retryable method, with secrets removed
-//     and the URL shown without its query;
+//     and the URL shown without its query; a caller that can use a
+//     prefix takes a body over its limit cut (Call.CutOK), and one that
+//     must not wait out a stalled body sets Call.IdleTimeout;
 //   - Redactor removes API keys and header values from text, also
 //     JSON-escaped and with `\/` slashes, as servers echo them;
 //   - RetryAfter reads Retry-After (seconds or an HTTP date) and

@@ -146,16 +146,22 @@ func isRefused(err error) bool {
 }
 
 // TimeoutError is a call that got no complete answer in time: a client's
-// per-call Timeout or a retry loop's per-attempt limit. A stalled server
-// looks like this.
+// per-call Timeout, a retry loop's per-attempt limit, or a body that
+// stopped coming (Call.IdleTimeout). A stalled server looks like this.
 type TimeoutError struct {
 	URL   string        // may be empty when the limit is not an HTTP client's
 	After time.Duration // the limit that ran out
-	What  string        // which limit: "Timeout", "AttemptTimeout"
+	What  string        // which limit: "Timeout", "AttemptTimeout", or the idle limit's name
+	// Idle is true when the body had started and then no byte came for
+	// After (Call.IdleTimeout), false when the whole call took too long.
+	Idle bool
 }
 
 func (e *TimeoutError) Error() string {
 	s := fmt.Sprintf("no complete response within %v (%s)", e.After, e.What)
+	if e.Idle {
+		s = fmt.Sprintf("no byte for %v while reading the reply (%s)", e.After, e.What)
+	}
 	if e.URL != "" {
 		s += " from " + e.URL
 	}

@@ -66,6 +66,22 @@ func (r Redactor) Redact(s string) string {
 	return s
 }
 
+// RedactCut is Redact for text cut off at an arbitrary byte (a reply over
+// its size limit): a secret the cut went through leaves only a prefix,
+// which Redact does not know, so a tail of s that begins a secret (4 bytes
+// or more of it; less names nothing) is replaced by Redacted too.
+func (r Redactor) RedactCut(s string) string {
+	s = r.Redact(s)
+	for _, f := range r.forms {
+		for n := min(len(f)-1, len(s)); n >= 4; n-- {
+			if strings.HasSuffix(s, f[:n]) {
+				return s[:len(s)-n] + Redacted
+			}
+		}
+	}
+	return s
+}
+
 // Excerpt is a short, single-line, secret-free rendering of a body for an
 // error message: at most n runes (n ≤ 0: DefaultExcerpt). Secrets are
 // removed before cutting, so no prefix of one survives.

@@ -126,9 +126,13 @@ const (
 	Stall                    // nothing until the stall ends or the client hangs up
 	EmptyChoices             // 200 with "choices": []
 	Status                   // Fault.Status with Fault.Body, e.g. a 401 or 400
+	// StallBody is 200, the headers and half the JSON, then nothing until
+	// the stall ends (then the rest) or the client hangs up: a reply that
+	// stalls mid-body.
+	StallBody
 )
 
-var kindNames = [...]string{"ok", "429", "500", "cut-off", "bad-json", "stall", "empty-choices", "status"}
+var kindNames = [...]string{"ok", "429", "500", "cut-off", "bad-json", "stall", "empty-choices", "status", "stall-body"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -143,7 +147,7 @@ type Fault struct {
 	Status int               // for Kind Status (0 means 500)
 	Body   string            // for Kind Status; empty means an OpenAI-style error
 	Header map[string]string // extra headers, e.g. Retry-After
-	Stall  time.Duration     // for Kind Stall; 0 means Faults.StallFor
+	Stall  time.Duration     // for Kind Stall and StallBody; 0 means Faults.StallFor
 }
 
 // Faults inject failures into a fraction of calls. The fractions add up to
@@ -490,6 +494,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			fl.Flush()
 		}
 		panic(http.ErrAbortHandler)
+	case StallBody:
+		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(js[:len(js)/2])
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
+		d := f.Stall
+		if d == 0 {
+			d = cfg.Faults.StallFor
+		}
+		if d == 0 {
+			d = DefaultStall
+		}
+		if !s.wait(r, d) {
+			return
+		}
+		w.Write(js[len(js)/2:])
+		return
 	case BadJSON:
 		js = js[:len(js)/2]
 	}

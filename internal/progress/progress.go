@@ -23,6 +23,7 @@ type Eval struct {
 
 	mu          sync.Mutex
 	last        run.Progress
+	inflight    func() (n int, oldest time.Time) // nil: not shown
 	printed     time.Time
 	printedDone int // Done at the last line, so Close does not repeat it
 	stop        chan struct{}
@@ -40,11 +41,33 @@ func NewEval(w io.Writer, terminal bool, interval time.Duration) *Eval {
 		e.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("evaluating"),
 			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"),
 			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-		close(e.done)
-		return e
 	}
 	go e.tick()
 	return e
+}
+
+// Watch makes every line (and the bar) say how many model calls are in
+// flight and how old the oldest is, as inflight reports them (e.g.
+// (*model.Flights).InFlight): while nothing finishes, that is what shows
+// whether the run waits on slow answers or on nothing.
+func (e *Eval) Watch(inflight func() (n int, oldest time.Time)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.inflight = inflight
+}
+
+// InFlight is what Line says about the calls in flight; N 0 says nothing.
+type InFlight struct {
+	N      int
+	Oldest time.Time
+}
+
+func (e *Eval) inFlightLocked() InFlight {
+	if e.inflight == nil {
+		return InFlight{}
+	}
+	n, oldest := e.inflight()
+	return InFlight{N: n, Oldest: oldest}
 }
 
 // Update takes the state after a record; it is safe for concurrent use.
@@ -54,7 +77,7 @@ func (e *Eval) Update(p run.Progress) {
 	e.last = p
 	if e.bar != nil {
 		e.bar.ChangeMax(p.Total)
-		e.bar.Describe(fmt.Sprintf("%s run %d %d/%d · %d errors · %d retries", p.Mode, p.Run, p.ModeDone, p.ModeTotal, p.Errors, p.Retries))
+		e.describeLocked(time.Now())
 		_ = e.bar.Set(p.Done)
 		return
 	}
@@ -64,9 +87,27 @@ func (e *Eval) Update(p run.Progress) {
 	}
 }
 
+// describeLocked sets the bar's text: the mode, and the calls in flight,
+// which change while no record finishes.
+func (e *Eval) describeLocked(now time.Time) {
+	p := e.last
+	d := "evaluating"
+	if p.Mode != "" {
+		d = fmt.Sprintf("%s run %d %d/%d · %d errors · %d retries", p.Mode, p.Run, p.ModeDone, p.ModeTotal, p.Errors, p.Retries)
+	}
+	if f := inFlightText(e.inFlightLocked(), now); f != "" {
+		d += " · " + f
+	}
+	e.bar.Describe(d)
+}
+
 func (e *Eval) tick() {
 	defer close(e.done)
-	t := time.NewTicker(e.interval / 4)
+	every := e.interval / 4
+	if e.bar != nil {
+		every = min(every, time.Second) // the bar's in-flight ages
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -74,7 +115,10 @@ func (e *Eval) tick() {
 			return
 		case now := <-t.C:
 			e.mu.Lock()
-			if now.Sub(e.printed) >= e.interval {
+			switch {
+			case e.bar != nil:
+				e.describeLocked(now)
+			case now.Sub(e.printed) >= e.interval:
 				e.printLocked(now)
 			}
 			e.mu.Unlock()
@@ -83,20 +127,25 @@ func (e *Eval) tick() {
 }
 
 // printLocked writes one line: "eval: 120/444 done (27%) · full run 1:
-// 37/37 · 3.2 rec/s · ETA 1m41s · 2 errors · 5 retries · 1.2M tokens".
+// 37/37 · 8 calls in flight, oldest 1m2s · 3.2 rec/s · ETA 1m41s · 2
+// errors · 5 retries · 1.2M tokens".
 func (e *Eval) printLocked(now time.Time) {
 	e.printed, e.printedDone = now, e.last.Done
-	fmt.Fprintln(e.w, Line(e.last, now))
+	fmt.Fprintln(e.w, Line(e.last, e.inFlightLocked(), now))
 }
 
-// Line renders p as a progress line; it always holds "done/total".
-func Line(p run.Progress, now time.Time) string {
+// Line renders p and the calls in flight f as a progress line; it always
+// holds "done/total".
+func Line(p run.Progress, f InFlight, now time.Time) string {
 	s := fmt.Sprintf("eval: %d/%d done", p.Done, p.Total)
 	if p.Total > 0 {
 		s += fmt.Sprintf(" (%.0f%%)", 100*float64(p.Done)/float64(p.Total))
 	}
 	if p.Mode != "" {
 		s += fmt.Sprintf(" · %s run %d: %d/%d", p.Mode, p.Run, p.ModeDone, p.ModeTotal)
+	}
+	if t := inFlightText(f, now); t != "" {
+		s += " · " + t
 	}
 	if p.Started.IsZero() {
 		return s
@@ -114,6 +163,18 @@ func Line(p run.Progress, now time.Time) string {
 	return s
 }
 
+// inFlightText is "8 calls in flight, oldest 3m12s", or "" for none.
+func inFlightText(f InFlight, now time.Time) string {
+	if f.N <= 0 {
+		return ""
+	}
+	age := max(now.Sub(f.Oldest), 0).Round(time.Second)
+	if f.N == 1 {
+		return fmt.Sprintf("1 call in flight, %v old", age)
+	}
+	return fmt.Sprintf("%d calls in flight, oldest %v", f.N, age)
+}
+
 func humanCount(n int) string {
 	switch {
 	case n >= 1_000_000:
@@ -126,12 +187,12 @@ func humanCount(n int) string {
 
 // Close prints the final state (lines mode) or clears the bar.
 func (e *Eval) Close() {
+	close(e.stop)
+	<-e.done
 	if e.bar != nil {
 		_ = e.bar.Finish()
 		return
 	}
-	close(e.stop)
-	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.last.Total > 0 && e.last.Done != e.printedDone {
