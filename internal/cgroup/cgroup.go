@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -552,8 +553,9 @@ func (g *Group) Procs() ([]int, error) {
 var KillTimeout = 30 * time.Second
 
 // Close kills every process in the group, waits until the group is empty
-// and removes it. Forks are stopped first (pids.max 0), so that the kill
-// cannot be outrun. It may be called more than once.
+// and every process it killed has ended, and removes the group. Forks are
+// stopped first (pids.max 0), so that the kill cannot be outrun. It may be
+// called more than once.
 func (g *Group) Close() error {
 	g.closeOnce.Do(func() { g.closeErr = g.close() })
 	return g.closeErr
@@ -563,8 +565,10 @@ func (g *Group) close() error {
 	pidsDir := g.dirs[len(g.dirs)-1]
 	_ = write(filepath.Join(pidsDir, "pids.max"), "0")
 	deadline := time.Now().Add(KillTimeout)
-	pause := time.Millisecond
-	for {
+	// The killed processes, by pid and start time: a dying process leaves
+	// cgroup.procs before it has ended, and its pid may be reused after.
+	killed := map[int]uint64{}
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		if g.version == V2 {
 			// Kernels from 5.14 kill the whole group at once.
 			_ = write(filepath.Join(g.dirs[0], "cgroup.kill"), "1")
@@ -573,19 +577,49 @@ func (g *Group) close() error {
 		if err != nil {
 			return err
 		}
-		if len(pids) == 0 {
-			break
-		}
 		for _, pid := range pids {
+			if _, ok := killed[pid]; !ok {
+				if start, alive := procStart(pid); alive {
+					killed[pid] = start
+				}
+			}
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+		for pid, start := range killed {
+			if s, alive := procStart(pid); !alive || s != start {
+				delete(killed, pid)
+			}
+		}
+		if len(pids) == 0 && len(killed) == 0 {
+			break
+		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("cgroup: processes %v of %s still run %s after SIGKILL (uninterruptible sleep?); remove the folder by hand once they end", pids, g.dirs[0], KillTimeout)
+			return fmt.Errorf("cgroup: processes %v of %s still run %s after SIGKILL (uninterruptible sleep?); remove the folder by hand once they end", slices.Concat(pids, slices.Collect(maps.Keys(killed))), g.dirs[0], KillTimeout)
 		}
 		time.Sleep(pause)
-		pause = min(2*pause, 50*time.Millisecond)
 	}
 	return g.remove()
+}
+
+// procStart reads the start time of process pid, and whether it still
+// runs: not gone, not a zombie (ended, waiting to be reaped).
+func procStart(pid int) (start uint64, alive bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// Fields follow the command, in parentheses that it may itself hold:
+	// the state is the 3rd field, the start time the 22nd.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0, false
+	}
+	start, _ = strconv.ParseUint(f[19], 10, 64)
+	return start, f[0] != "Z" && f[0] != "X"
 }
 
 // remove removes the group's folders, empty of processes. A group whose
