@@ -2,8 +2,12 @@
 # the resource limits to itself, then reads cells from fd 3 and answers on
 # fd 4, one frame each (4-byte big-endian length, then JSON), so nothing a
 # cell prints can be mistaken for a reply. A cell's stdout and stderr are
-# files the driver puts on fds 1 and 2 for the cell's duration, which also
-# catches what C code and child processes write there.
+# the pipes on fds 5 and 6, which the driver puts on fds 1 and 2 for the
+# cell's duration, which also catches what C code and child processes write
+# there. paperlens reads those pipes all the time, keeping the first and
+# the last bytes and counting the rest: a cell may print any amount, and no
+# file or folder fills up (an earlier driver wrote them to files in /tmp,
+# and a cell that filled /tmp silenced every later cell).
 import ast
 import json
 import math
@@ -14,8 +18,8 @@ import traceback
 import types
 
 _cfg = json.loads(sys.argv[1])
-_IN, _OUT = 3, 4
-for _fd in (_IN, _OUT):
+_IN, _OUT, _STDOUT, _STDERR = 3, 4, 5, 6
+for _fd in (_IN, _OUT, _STDOUT, _STDERR):
     os.set_inheritable(_fd, False)
 
 
@@ -29,6 +33,10 @@ def _limit(which, soft, hard):
 _limit(resource.RLIMIT_AS, _cfg["memory"], _cfg["memory"])
 _limit(resource.RLIMIT_FSIZE, _cfg["fsize"], _cfg["fsize"])
 _limit(resource.RLIMIT_CORE, 0, 0)
+# Only where paperlens has no control group for the session, and the limit
+# means something (not for root): the number of processes of the sandbox.
+if _cfg.get("nproc"):
+    _limit(resource.RLIMIT_NPROC, _cfg["nproc"], _cfg["nproc"])
 
 
 def _cpu_used():
@@ -62,7 +70,6 @@ def _write_frame(obj):
 
 
 _saved = (os.dup(1), os.dup(2))
-_capture = _cfg["capture"]
 _max = _cfg["output"]
 # Cells run in a fresh __main__ module, so that pickle and friends find the
 # classes a cell defines, and the driver's own names stay out of the way.
@@ -78,18 +85,6 @@ def _flush():
             f.flush()
         except Exception:
             pass
-
-
-def _collect(fd):
-    size = os.fstat(fd).st_size
-    os.lseek(fd, 0, os.SEEK_SET)
-    data = b""
-    while len(data) < _max:
-        chunk = os.read(fd, _max - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data.decode("utf-8", "replace"), size
 
 
 def _cell(code):
@@ -133,21 +128,17 @@ def _main():
         if body is None:
             return
         code = json.loads(body.decode("utf-8"))["code"]
-        out = os.open(_capture + ".stdout", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-        err = os.open(_capture + ".stderr", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         _flush()
-        os.dup2(out, 1)
-        os.dup2(err, 2)
+        os.dup2(_STDOUT, 1)
+        os.dup2(_STDERR, 2)
         soft = min(_hard_cpu, math.ceil(_cpu_used() + _cfg["cpu"]))
         _limit(resource.RLIMIT_CPU, soft, _hard_cpu)
         reply = _cell(code)
         _flush()
         os.dup2(_saved[0], 1)
         os.dup2(_saved[1], 2)
-        reply["stdout"], reply["stdout_bytes"] = _collect(out)
-        reply["stderr"], reply["stderr_bytes"] = _collect(err)
-        os.close(out)
-        os.close(err)
+        # Only once the cell's output is all in the pipes: paperlens reads
+        # them to the end when the reply comes.
         _write_frame(reply)
 
 

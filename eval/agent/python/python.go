@@ -8,13 +8,27 @@
 // working folder (/session) and /tmp, no capabilities, its own user, PID,
 // IPC and UTS namespaces. A small trusted driver (driver.py) applies the
 // CPU, address-space, file-size and core limits to itself before it runs
-// any cell. A cell that runs past the wall-time limit, or a process killed
+// any cell. A cell that runs past the wall-time limit, or a driver killed
 // by a limit, costs the session: it is killed, and the next call starts a
 // new one and says that earlier state was lost.
 //
+// The session as a whole, every process it starts, is held to one memory
+// budget (Options.Memory) and one process count (Options.Processes) by a
+// control group of its own (package internal/cgroup) where this machine
+// lets paperlens make one; otherwise by rlimits only, which bound less:
+// Mechanism says which, and what it guarantees. A limit reached during a
+// cell is said in that cell's result. The group is removed, with every
+// process left in it, when the session ends.
+//
+// A cell's stdout and stderr are pipes that paperlens reads for as long
+// as the session lives: of each it keeps Options.Output bytes, most from
+// the start and a few from the end, and only counts the rest, so a cell
+// may print any amount without filling memory or a folder, and what it
+// prints after a flood is still returned.
+//
 // Without bubblewrap the tool refuses to start unless Options.Unsafe is
 // set (the command line's --unsafe-python); then python3 runs directly,
-// with the same rlimits and a temporary working folder but no isolation.
+// with the same limits and a temporary working folder but no isolation.
 package python
 
 import (
@@ -35,6 +49,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/agent"
+	"github.com/paperlens/paperlens/internal/cgroup"
 )
 
 //go:embed driver.py
@@ -42,10 +57,11 @@ var driverSource string
 
 // Defaults of the limits, used where an Options field is zero.
 const (
-	DefaultCPU    = 10 * time.Second // CPU time per cell
-	DefaultMemory = 1 << 30          // address space of the session process
-	DefaultWall   = 30 * time.Second // wall time per cell
-	DefaultOutput = 16 << 10         // bytes kept of each of stdout, stderr and the value
+	DefaultCPU       = 10 * time.Second // CPU time per cell
+	DefaultMemory    = 1 << 30          // memory of the whole session
+	DefaultProcesses = 64               // processes and threads of the whole session
+	DefaultWall      = 30 * time.Second // wall time per cell
+	DefaultOutput    = 16 << 10         // bytes kept of each of stdout, stderr and the value
 	// DefaultFolder caps each of the sandbox's tmpfs folders (/session, /tmp).
 	DefaultFolder = 256 << 20
 )
@@ -59,16 +75,28 @@ const (
 
 // Options are the tool's limits and where its programs are.
 type Options struct {
-	CPU    time.Duration // CPU time per cell; the session as a whole gets ten times as much
-	Memory int64         // RLIMIT_AS of the session process, in bytes
-	Wall   time.Duration // wall time per cell, after which the session is killed
-	Output int           // bytes kept of stdout, of stderr and of the value; the rest is cut and said so
-	Folder int64         // size of the tmpfs /session and /tmp in the sandbox
+	CPU time.Duration // CPU time per cell; the session as a whole gets ten times as much
+	// Memory is the memory of the whole session in bytes: all its
+	// processes together, and the files they keep in /session and /tmp,
+	// under a control group. It is also each process's RLIMIT_AS, so that
+	// a single process going past it gets a MemoryError rather than being
+	// killed. Mechanism says how it is held on this machine.
+	Memory int64
+	// Processes is how many processes, threads included, the whole
+	// session may have at once (the sandbox itself takes 3 of them).
+	Processes int
+	Wall      time.Duration // wall time per cell, after which the session is killed
+	Output    int           // bytes kept of stdout, of stderr and of the value; the rest is cut and said so
+	Folder    int64         // size of the tmpfs /session and /tmp in the sandbox
 	// Unsafe runs python3 without a sandbox when bubblewrap is missing:
-	// only the rlimits and a temporary working folder.
+	// only the limits and a temporary working folder.
 	Unsafe bool
 	Bwrap  string // path of bwrap; DefaultBwrap when empty
 	Python string // path of python3; DefaultPython when empty (or python3 on PATH when unsafe)
+
+	// noCgroup makes the tool use rlimits only, as on a machine without
+	// control groups; for tests.
+	noCgroup bool
 }
 
 func (o Options) withDefaults() Options {
@@ -77,6 +105,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Memory <= 0 {
 		o.Memory = DefaultMemory
+	}
+	if o.Processes <= 0 {
+		o.Processes = DefaultProcesses
 	}
 	if o.Wall <= 0 {
 		o.Wall = DefaultWall
@@ -101,6 +132,7 @@ func (o Options) withDefaults() Options {
 type Tool struct {
 	opts    Options
 	sandbox bool // false: unsafe, python3 runs directly
+	lim     limiter
 
 	mu   sync.Mutex
 	sess *session
@@ -134,6 +166,7 @@ func New(opts Options) (*Tool, error) {
 		}
 		t.opts.Python = p
 	}
+	t.lim = newLimiter(t.opts, t.sandbox)
 	return t, nil
 }
 
@@ -150,9 +183,10 @@ func (t *Tool) Description() string {
 	b.WriteString("Run Python 3 code, like a notebook cell. Variables, functions and imports persist between calls for this question. ")
 	b.WriteString("Returns stdout, stderr and the value of the last expression (if the cell ends with an expression). ")
 	b.WriteString("numpy and scipy can be imported when installed. ")
-	fmt.Fprintf(&b, "Limits per call: %s CPU time, %s wall time, %s memory (address space), %s kept of each output. ",
-		o.CPU, o.Wall, bytesText(o.Memory), bytesText(int64(o.Output)))
-	b.WriteString("A call that exceeds the time limits is killed and the session restarts empty. ")
+	fmt.Fprintf(&b, "Limits per call: %s CPU time, %s wall time, %s kept of each output. ",
+		o.CPU, o.Wall, bytesText(int64(o.Output)))
+	b.WriteString(t.lim.modelText(o))
+	b.WriteString(" A call that exceeds the time limits is killed and the session restarts empty. ")
 	if t.sandbox {
 		b.WriteString("Sandboxed: no network, and the only writable folders are the working folder /session and /tmp.")
 	} else {
@@ -172,8 +206,9 @@ func (t *Tool) Close() error {
 	defer t.mu.Unlock()
 	t.closed = true
 	if t.sess != nil {
-		t.sess.kill()
+		err := t.sess.kill()
 		t.sess = nil
+		return err
 	}
 	return nil
 }
@@ -222,15 +257,14 @@ const startTimeout = time.Minute
 // afterKill ends the text of a result whose session was lost.
 const afterKill = "; the next call starts a new Python session without the variables and imports of earlier calls"
 
-// reply is the driver's answer to a cell.
+// reply is the driver's answer to a cell; its stdout and stderr come
+// from the session's output pipes.
 type reply struct {
-	Stdout      string  `json:"stdout"`
-	StdoutBytes int64   `json:"stdout_bytes"`
-	Stderr      string  `json:"stderr"`
-	StderrBytes int64   `json:"stderr_bytes"`
-	Value       *string `json:"value"`
-	ValueBytes  int64   `json:"value_bytes"`
-	Exception   *string `json:"exception"`
+	Stdout     cellOutput `json:"-"`
+	Stderr     cellOutput `json:"-"`
+	Value      *string    `json:"value"`
+	ValueBytes int64      `json:"value_bytes"`
+	Exception  *string    `json:"exception"`
 }
 
 func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
@@ -239,6 +273,9 @@ func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
 	if err != nil {
 		return agent.Result{}, fmt.Errorf("python tool: encoding the cell: %w", err)
 	}
+	before := s.counters()
+	s.stdout.begin()
+	s.stderr.begin()
 	// The request goes out from a goroutine: a driver that died, or is
 	// stuck, must not block the wall-time limit.
 	go func() {
@@ -248,24 +285,64 @@ func (t *Tool) run(ctx context.Context, code string) (agent.Result, error) {
 	}()
 	timer := time.NewTimer(t.opts.Wall)
 	defer timer.Stop()
+	var res agent.Result
 	select {
 	case fr, ok := <-s.frames:
 		if !ok {
-			return t.died(s), nil
+			return t.died(s, before), nil
 		}
 		var rep reply
 		if err := json.Unmarshal(fr, &rep); fr == nil || err != nil {
+			res = agent.Result{Status: "error", Text: "the Python session sent a reply that could not be read (did the code write to the tool's own file descriptors 3 or 4?); it was stopped" + afterKill}
 			t.drop(s)
-			return agent.Result{Status: "error", Text: "the Python session sent a reply that could not be read (did the code write to the tool's own file descriptors 3 or 4?); it was stopped" + afterKill}, nil
+			break
 		}
-		return t.format(rep), nil
+		// The driver replies once the cell is over, so all that the cell
+		// wrote is in the pipes by now.
+		rep.Stdout, rep.Stderr = s.stdout.end(), s.stderr.end()
+		res = t.format(rep)
 	case <-timer.C:
-		t.drop(s)
-		return agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed"+afterKill, t.opts.Wall)}, nil
+		res = agent.Result{Status: "timeout", Text: fmt.Sprintf("the cell ran longer than the %s wall-time limit and was stopped; the Python session was killed"+afterKill, t.opts.Wall)}
 	case <-ctx.Done():
 		t.drop(s)
 		return agent.Result{}, fmt.Errorf("python tool: %w", ctx.Err())
 	}
+	if notes := t.limitNotes(before, s.counters()); notes != "" {
+		res.Text += "\n" + notes
+		if res.Status == "ok" {
+			res.Status = "error"
+		}
+	}
+	if res.Status == "timeout" {
+		t.drop(s)
+	}
+	return res, nil
+}
+
+// limitNotes says which of the session's limits were reached between two
+// readings of its control group's counters, in words for the model.
+func (t *Tool) limitNotes(before, after *cgroup.Counters) string {
+	if before == nil || after == nil {
+		return ""
+	}
+	var notes []string
+	switch n := after.OOMKills - before.OOMKills; {
+	case n == 1:
+		notes = append(notes, fmt.Sprintf("[the session's memory limit of %s was reached: a process of this cell was killed]", bytesText(t.opts.Memory)))
+	case n > 1:
+		notes = append(notes, fmt.Sprintf("[the session's memory limit of %s was reached: %d processes of this cell were killed]", bytesText(t.opts.Memory), n))
+	case after.OOMKills < 0 && after.MemoryMax > before.MemoryMax:
+		// A kernel that does not count OOM kills: only that the limit was
+		// reached is known.
+		notes = append(notes, fmt.Sprintf("[the session's memory limit of %s was reached]", bytesText(t.opts.Memory)))
+	}
+	switch n := after.ForksRefused - before.ForksRefused; {
+	case n == 1:
+		notes = append(notes, fmt.Sprintf("[the session's process limit of %d was reached: a fork was refused]", t.opts.Processes))
+	case n > 1:
+		notes = append(notes, fmt.Sprintf("[the session's process limit of %d was reached: %d forks were refused]", t.opts.Processes, n))
+	}
+	return strings.Join(notes, "\n")
 }
 
 // drop kills the session and remembers that its state is gone.
@@ -275,14 +352,19 @@ func (t *Tool) drop(s *session) {
 	t.lost = true
 }
 
-// died explains a session whose process ended in the middle of a cell.
-func (t *Tool) died(s *session) agent.Result {
+// died explains a session whose process ended in the middle of a cell;
+// before are its control group's counters from before the cell.
+func (t *Tool) died(s *session, before *cgroup.Counters) agent.Result {
+	now := s.counters()
 	status := s.wait()
 	t.sess = nil
 	t.lost = true
 	const after = afterKill
 	sig, code := exitOf(status)
+	oom := before != nil && now != nil && now.OOMKills > before.OOMKills
 	switch {
+	case oom:
+		return agent.Result{Status: "killed", Text: fmt.Sprintf("the Python process was killed by the kernel: the session reached its memory limit of %s (all its processes together)%s", bytesText(t.opts.Memory), after)}
 	case sig == syscall.SIGXCPU:
 		return agent.Result{Status: "killed", Text: fmt.Sprintf("the cell used more than the %s CPU-time limit and the Python process was killed%s", t.opts.CPU, after)}
 	case sig == syscall.SIGKILL:
@@ -298,28 +380,41 @@ func (t *Tool) died(s *session) agent.Result {
 func (t *Tool) format(rep reply) agent.Result {
 	res := agent.Result{Status: "ok"}
 	var b strings.Builder
-	section := func(name, text string, total int64) {
-		if total == 0 && text == "" {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n%s", name, text)
+	line := func(text string) {
+		b.WriteString(text)
 		if !strings.HasSuffix(text, "\n") {
 			b.WriteString("\n")
 		}
-		if total > int64(len(text)) && total > int64(t.opts.Output) {
-			fmt.Fprintf(&b, "[%s cut: first %s of %s shown]\n", name, bytesText(int64(t.opts.Output)), bytesText(total))
+	}
+	// A stream past the limit shows its start and its end, where a result
+	// printed after a flood is.
+	stream := func(name string, o cellOutput) {
+		if o.Total == 0 && o.Head == "" {
+			return
+		}
+		fmt.Fprintf(&b, "%s:\n", name)
+		line(o.Head)
+		if o.Tail != "" {
+			head, tail := headTail(t.opts.Output)
+			fmt.Fprintf(&b, "[%s cut: %s in all; shown are the first %s and the last %s]\n",
+				name, bytesText(o.Total), bytesText(int64(head)), bytesText(int64(tail)))
+			line(o.Tail)
 		}
 	}
-	section("stdout", rep.Stdout, rep.StdoutBytes)
-	section("stderr", rep.Stderr, rep.StderrBytes)
-	if rep.Value != nil {
-		section("value", *rep.Value, rep.ValueBytes)
+	stream("stdout", rep.Stdout)
+	stream("stderr", rep.Stderr)
+	if v := rep.Value; v != nil {
+		fmt.Fprintf(&b, "value:\n")
+		line(*v)
+		if rep.ValueBytes > int64(len(*v)) && rep.ValueBytes > int64(t.opts.Output) {
+			fmt.Fprintf(&b, "[value cut: first %s of %s shown]\n", bytesText(int64(t.opts.Output)), bytesText(rep.ValueBytes))
+		}
 	}
 	if rep.Exception != nil {
 		res.Status = "error"
 		fmt.Fprintf(&b, "[the cell raised %s; the session and its earlier state are kept]\n", *rep.Exception)
 		if *rep.Exception == "MemoryError" {
-			fmt.Fprintf(&b, "[the session's memory limit is %s of address space]\n", bytesText(t.opts.Memory))
+			fmt.Fprintf(&b, "[the session's memory limit is %s; each process may have %s of address space]\n", bytesText(t.opts.Memory), bytesText(t.lim.perProcess))
 		}
 	}
 	if b.Len() == 0 {
@@ -332,27 +427,36 @@ func (t *Tool) format(rep reply) agent.Result {
 // session is one running driver process.
 type session struct {
 	cmd      *exec.Cmd
+	cg       *cgroup.Group // the session's control group; nil with rlimits only
 	toDriver *os.File      // fd 3 of the driver
 	frames   chan []byte   // replies from fd 4, closed at EOF or a bad frame
-	stderr   *capBuffer    // what the driver wrote outside cells
-	dir      string        // host temporary folder (unsafe mode), removed at kill
-	done     chan struct{} // closed when Wait returned
-	status   error
+	// stdout and stderr are the cells' fds 1 and 2 (the driver's 5 and 6).
+	stdout, stderr *output
+	lastOut        *capBuffer    // what the driver wrote outside cells
+	dir            string        // host temporary folder (unsafe mode), removed at kill
+	done           chan struct{} // closed when Wait returned
+	status         error
 }
 
 func (t *Tool) start(ctx context.Context) (*session, error) {
 	cfg, err := json.Marshal(map[string]any{
 		"cpu":         int64(t.opts.CPU.Seconds() + 0.999),
 		"session_cpu": int64(10 * (t.opts.CPU.Seconds() + 0.999)),
-		"memory":      t.opts.Memory,
-		"fsize":       max(t.opts.Folder, 4*int64(t.opts.Output)),
+		"memory":      t.lim.perProcess,
+		"nproc":       t.lim.nproc,
+		"fsize":       t.opts.Folder,
 		"output":      t.opts.Output,
-		"capture":     "/tmp/.paperlens-cell",
 	})
 	if err != nil {
 		return nil, fmt.Errorf("python tool: %w", err)
 	}
-	s := &session{frames: make(chan []byte, 1), stderr: &capBuffer{max: 8 << 10}, done: make(chan struct{})}
+	s := &session{frames: make(chan []byte, 1), lastOut: &capBuffer{max: 8 << 10}, done: make(chan struct{})}
+	if t.lim.place.Version != cgroup.None {
+		s.cg, err = t.lim.place.New(cgroup.Limits{Memory: t.opts.Memory, Processes: t.opts.Processes})
+		if err != nil {
+			return nil, fmt.Errorf("python tool: the session's control group: %w", err)
+		}
+	}
 	var cmd *exec.Cmd
 	env := []string{"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MPLBACKEND=Agg"}
 	if t.sandbox {
@@ -361,19 +465,16 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 	} else {
 		dir, err := os.MkdirTemp("", "paperlens-python-*")
 		if err != nil {
+			s.cleanup()
 			return nil, fmt.Errorf("python tool: temporary folder: %w", err)
 		}
 		s.dir = dir
 		for _, sub := range []string{"work", "tmp"} {
 			if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
-				os.RemoveAll(dir)
+				s.cleanup()
 				return nil, fmt.Errorf("python tool: temporary folder: %w", err)
 			}
 		}
-		var c map[string]any
-		_ = json.Unmarshal(cfg, &c)
-		c["capture"] = filepath.Join(dir, "tmp", ".paperlens-cell")
-		cfg, _ = json.Marshal(c)
 		cmd = exec.Command(t.opts.Python, "-I", "-B", "-c", driverSource, string(cfg))
 		cmd.Dir = filepath.Join(dir, "work")
 		env = append(env, "HOME="+cmd.Dir, "TMPDIR="+filepath.Join(dir, "tmp"))
@@ -383,34 +484,47 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 	// wait for it.
 	cmd.WaitDelay = time.Second
 	cmd.Stdin = nil
-	cmd.Stdout = s.stderr
-	cmd.Stderr = s.stderr
+	cmd.Stdout = s.lastOut
+	cmd.Stderr = s.lastOut
 	cmd.SysProcAttr = sysProcAttr()
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		s.cleanup()
-		return nil, fmt.Errorf("python tool: pipe: %w", err)
+	// Pipes, each as read and write end: requests, replies, and the
+	// cells' stdout and stderr. The driver reads requests and writes the
+	// rest, on its fds 3, 4, 5 and 6.
+	var ends [8]*os.File
+	closeAll := func(fs ...*os.File) {
+		for _, f := range fs {
+			if f != nil {
+				f.Close()
+			}
+		}
 	}
-	repR, repW, err := os.Pipe()
-	if err != nil {
-		reqR.Close()
-		reqW.Close()
-		s.cleanup()
-		return nil, fmt.Errorf("python tool: pipe: %w", err)
+	for i := 0; i < len(ends); i += 2 {
+		if ends[i], ends[i+1], err = os.Pipe(); err != nil {
+			closeAll(ends[:]...)
+			s.cleanup()
+			return nil, fmt.Errorf("python tool: pipe: %w", err)
+		}
 	}
-	cmd.ExtraFiles = []*os.File{reqR, repW} // fds 3 and 4
-	if err := cmd.Start(); err != nil {
-		reqR.Close()
-		reqW.Close()
-		repR.Close()
-		repW.Close()
+	reqW, repR := ends[1], ends[2]
+	cmd.ExtraFiles = []*os.File{ends[0], ends[3], ends[5], ends[7]}
+	s.toDriver = reqW
+	if s.stdout, err = newOutput(ends[4], t.opts.Output); err == nil {
+		s.stderr, err = newOutput(ends[6], t.opts.Output)
+	}
+	if err == nil {
+		if s.cg != nil {
+			err = s.cg.Start(cmd)
+		} else {
+			err = cmd.Start()
+		}
+	}
+	closeAll(cmd.ExtraFiles...) // the child has its own copies
+	if err != nil {
+		closeAll(ends[:]...) // those not owned by s.stdout or s.stderr
 		s.cleanup()
 		return nil, fmt.Errorf("python tool: starting %s: %w", cmd.Path, err)
 	}
-	reqR.Close()
-	repW.Close()
 	s.cmd = cmd
-	s.toDriver = reqW
 	go func() {
 		s.status = cmd.Wait()
 		close(s.done)
@@ -443,7 +557,6 @@ func (t *Tool) start(ctx context.Context) (*session, error) {
 			return s, nil
 		}
 		s.wait()
-		s.cleanup()
 		return nil, fmt.Errorf("python tool: the %s did not start: %v%s", t.what(), s.status, s.lastWords())
 	case <-timer.C:
 		s.kill()
@@ -512,63 +625,102 @@ func (t *Tool) bwrapArgs(cfg string) []string {
 }
 
 // CommandLine is the program and arguments a session runs, with the
-// driver's source elided; for notes and debugging.
+// driver's source elided; for notes and debugging. Under cgroup v1 the
+// session starts through a /bin/sh that first joins its control groups,
+// shown with placeholders for their per-session folders.
 func (t *Tool) CommandLine() []string {
+	var argv []string
 	if !t.sandbox {
-		return []string{t.opts.Python, "-I", "-B", "-c", "<driver.py>", "<config>"}
-	}
-	args := t.bwrapArgs("<config>")
-	for i, a := range args {
-		if a == driverSource {
-			args[i] = "<driver.py>"
+		argv = []string{t.opts.Python, "-I", "-B", "-c", "<driver.py>", "<config>"}
+	} else {
+		args := t.bwrapArgs("<config>")
+		for i, a := range args {
+			if a == driverSource {
+				args[i] = "<driver.py>"
+			}
 		}
+		argv = append([]string{t.opts.Bwrap}, args...)
 	}
-	return append([]string{t.opts.Bwrap}, args...)
+	if t.lim.place.Version == cgroup.V1 {
+		argv = cgroup.WrapV1("<memory cgroup of the session>/cgroup.procs", "<pids cgroup of the session>/cgroup.procs", argv)
+	}
+	return argv
 }
 
-// kill ends the session's process group, waits for it and removes its
-// folder. With bubblewrap, killing bwrap takes the sandbox's PID namespace
-// with it (--die-with-parent), whatever session or group its processes
-// moved to.
-func (s *session) kill() {
+// kill ends every process of the session, waits for the driver and
+// removes the session's control group and folder. The control group holds
+// every process the session started, whatever session or process group
+// it moved to; without one, killing bwrap takes the sandbox's PID
+// namespace with it (--die-with-parent). Its error is the control group's,
+// which could not be removed.
+func (s *session) kill() error {
+	if s.cg != nil {
+		_ = s.cg.Close() // its error, if any, is cleanup's too
+	}
 	if s.cmd != nil && s.cmd.Process != nil {
 		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		_ = s.cmd.Process.Kill()
 		<-s.done
 	}
-	if s.toDriver != nil {
-		s.toDriver.Close()
-	}
-	s.cleanup()
+	return s.cleanup()
 }
 
-// wait waits for an ended driver, killing its group if it lingers (a
-// child that still holds fd 4 open), and returns its status.
+// wait waits for an ended driver, then kills what is left of the session
+// (a child that still holds fd 4 open), and returns the driver's status.
+// bwrap is left the time to report how the driver ended.
 func (s *session) wait() error {
 	select {
 	case <-s.done:
 	case <-time.After(2 * time.Second):
+		if s.cg != nil {
+			_ = s.cg.Close()
+		}
 		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		<-s.done
-	}
-	if s.toDriver != nil {
-		s.toDriver.Close()
 	}
 	s.cleanup()
 	return s.status
 }
 
-func (s *session) cleanup() {
+// cleanup closes the session's pipes and removes its control group and
+// folder, once its processes are gone (or never started).
+func (s *session) cleanup() error {
+	var err error
+	if s.cg != nil {
+		err = s.cg.Close()
+	}
+	if s.toDriver != nil {
+		s.toDriver.Close()
+	}
+	for _, o := range []*output{s.stdout, s.stderr} {
+		if o != nil {
+			o.close()
+		}
+	}
 	if s.dir != "" {
 		os.RemoveAll(s.dir)
 		s.dir = ""
 	}
+	return err
+}
+
+// counters reads the session's control group counters; nil with rlimits
+// only, or when they cannot be read (then no limit is reported).
+func (s *session) counters() *cgroup.Counters {
+	if s.cg == nil {
+		return nil
+	}
+	c, err := s.cg.Counters()
+	if err != nil {
+		return nil
+	}
+	return &c
 }
 
 // lastWords is what the driver printed outside a cell (a crash, a fatal
 // error), for the result's text.
 func (s *session) lastWords() string {
-	w := strings.TrimSpace(s.stderr.String())
+	w := strings.TrimSpace(s.lastOut.String())
 	if w == "" {
 		return ""
 	}
