@@ -115,6 +115,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVar(&c.Expand, "expand", 0, "RAG modes: add the N passages before and after each retrieved one (same paper), merged where they touch; 0: none")
 	fl.StringVar(&c.RouteRetriever, "route-retriever", "", "self-route: the retriever of its first call: bm25 (default), dense or hybrid")
 	fl.BoolVar(&c.UnsafePython, "unsafe-python", false, "tool-python: run python3 without the bubblewrap sandbox when bubblewrap is missing (no isolation)")
+	addToolLimitFlags(fl, c)
 	fl.IntVar(&c.Limit, "limit", 0, "evaluate only the first N questions of the file (0: all); for trying a setup before paying for it")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "assemble every prompt and print the calls, prompt tokens (cl100k_base) and, with --price, the cost; send nothing")
 	fl.IntVar(&c.StopAfter, "stop-after-failures", run.DefaultStopAfter, "stop the run when this many model calls in a row failed the same way (negative: never)")
@@ -506,6 +507,9 @@ func printPlan(w io.Writer, p run.Plan, asJSON bool) error {
 	}
 	if p.CostUSD != nil {
 		fmt.Fprintf(w, "cost: US$ %.2f for the prompts, at most US$ %.2f with every answer at full length\n", *p.PromptCostUSD, *p.CostUSD)
+	}
+	if p.PythonSandbox != nil {
+		fmt.Fprintf(w, "python tool: %s\n", p.PythonSandbox.Guarantee)
 	}
 	fmt.Fprintln(w)
 	for _, m := range slices.Sorted(maps.Keys(p.ByMode)) {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/agent"
+	"github.com/paperlens/paperlens/eval/agent/python"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/internal/modeltest"
 )
@@ -295,5 +296,31 @@ func TestEvalToolModeKilledAndRerun(t *testing.T) {
 		if r.Error != "" || !r.Correct || tr == nil || tr.ToolCalls != 2 {
 			t.Errorf("%s: error %q, output %q, gold %s, transcript %+v", r.QuestionID, r.Error, r.Output, r.Gold, tr)
 		}
+	}
+}
+
+// The dry run of a tool-python run says how this machine bounds the
+// session (the mechanism python.Mechanism finds here) and with which
+// limits, in text and in --json.
+func TestDryRunNamesThePythonSessionBudget(t *testing.T) {
+	t.Parallel()
+	name, _ := python.Mechanism(python.Options{Memory: 512 << 20, Processes: 16})
+	args := []string{"eval", "--data", filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"), "--model", "m",
+		"--base-url", "http://127.0.0.1:9/v1", "--mode", "tool-python", "--limit", "2", "--dry-run",
+		"--tool-memory", "512MiB", "--tool-processes", "16", "--out", filepath.Join(t.TempDir(), "run"), "--home", t.TempDir()}
+	out, errOut, code := paperlens(t, args...)
+	if code != 0 {
+		t.Fatalf("dry run: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, "python tool: "+name) || !strings.Contains(out, "512 MiB") || !strings.Contains(out, "16 processes") {
+		t.Errorf("the dry run does not state the %s budget of 512 MiB and 16 processes:\n%s", name, out)
+	}
+	js, errOut, code := paperlens(t, append(args[:len(args):len(args)], "--json")...)
+	var p run.Plan
+	if code != 0 || json.Unmarshal([]byte(js), &p) != nil || p.PythonSandbox == nil || p.PythonSandbox.Mechanism != name {
+		t.Errorf("--json plan: exit %d, %+v\n%s", code, p.PythonSandbox, errOut)
+	}
+	if _, errOut, code := paperlens(t, append(args[:len(args):len(args)], "--tool-memory", "1MB")...); code == 0 || !strings.Contains(errOut, "at least 128MiB") {
+		t.Errorf("--tool-memory 1MB: exit %d\n%s", code, errOut)
 	}
 }

@@ -106,6 +106,12 @@ type Config struct {
 	// UnsafePython runs the python tool without bubblewrap when it is
 	// missing (--unsafe-python).
 	UnsafePython bool `json:"unsafe_python,omitempty"`
+	// ToolMemory and ToolProcesses bound one question's python session as a
+	// whole, every process it starts included (--tool-memory, default
+	// 1 GiB; --tool-processes, default 64); zero means the default. How the
+	// bound is enforced depends on the machine: see python.Mechanism.
+	ToolMemory    int64 `json:"tool_memory,omitempty"`
+	ToolProcesses int   `json:"tool_processes,omitempty"`
 	// ToolRetriever ranks what search_paper returns: bm25 (the default),
 	// dense or hybrid, as in the modes of those names.
 	ToolRetriever string `json:"tool_retriever,omitempty"`

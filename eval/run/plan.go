@@ -31,6 +31,10 @@ type Plan struct {
 	CostUSD       *float64 `json:"cost_usd,omitempty"`
 	PromptCostUSD *float64 `json:"prompt_cost_usd,omitempty"`
 	Resumed       int      `json:"resumed"`
+	// PythonSandbox says how this machine bounds the python tool's session
+	// (a cgroup, or rlimits only) and what that guarantees; set when a
+	// mode calls the python tool.
+	PythonSandbox *PlanSandbox `json:"python_sandbox,omitempty"`
 	// ByMode splits Calls and PromptTokens by mode.
 	ByMode map[string]PlanMode `json:"by_mode"`
 	// Estimated names the modes whose prompts hold web results that a
@@ -52,6 +56,12 @@ type Plan struct {
 	PromptTokensMax int `json:"prompt_tokens_max"`
 	// ToolModes names the modes so bounded.
 	ToolModes []string `json:"tool_modes,omitempty"`
+}
+
+// PlanSandbox is python.Mechanism's answer for the run's limits.
+type PlanSandbox struct {
+	Mechanism string `json:"mechanism"`
+	Guarantee string `json:"guarantee"`
 }
 
 // PlanMode is one mode's share of a Plan.
@@ -80,6 +90,13 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 	}
 	b := newBuilder(opt, ps)
 	p := Plan{Resumed: len(finished), ByMode: map[string]PlanMode{}}
+	for _, n := range cfg.Modes {
+		if m, _ := mode.Lookup(n); m.HasTool(mode.ToolPythonCell) {
+			name, why := python.Mechanism(cfg.PythonOptions())
+			p.PythonSandbox = &PlanSandbox{Mechanism: name, Guarantee: why}
+			break
+		}
+	}
 	offline := cfg.Offline()
 	estimated := map[string]bool{}
 	problem := map[string]bool{}

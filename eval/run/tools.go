@@ -75,7 +75,7 @@ func checkToolModes(ctx context.Context, opt Options, jobs []job) error {
 	for _, n := range names {
 		m, _ := mode.Lookup(n)
 		if m.HasTool(mode.ToolPythonCell) && !cfg.Offline() {
-			py, err := python.New(python.Options{Unsafe: cfg.UnsafePython})
+			py, err := python.New(cfg.PythonOptions())
 			if err != nil {
 				return fmt.Errorf("mode %s: %w", n, err)
 			}
@@ -132,7 +132,7 @@ func (s llmSolver) tools(q bench.Question, m mode.Mode) ([]agent.Tool, error) {
 			}
 			out = append(out, &agent.OpenPage{Fetcher: s.web.Fetcher, Tokens: s.cfg.WebTokens, Skip: s.web.skip(q)})
 		case mode.ToolPythonCell:
-			py, err := python.New(python.Options{Unsafe: s.cfg.UnsafePython})
+			py, err := python.New(s.cfg.PythonOptions())
 			if err != nil {
 				return out, err
 			}
@@ -224,4 +224,9 @@ func (b *builder) toolEvidence(q bench.Question, tr *agent.Transcript, r *Record
 			r.Recall = &v
 		}
 	}
+}
+
+// PythonOptions are the python tool's limits this run asks for.
+func (c Config) PythonOptions() python.Options {
+	return python.Options{Unsafe: c.UnsafePython, Memory: c.ToolMemory, Processes: c.ToolProcesses}
 }
