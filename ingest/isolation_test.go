@@ -206,12 +206,12 @@ func TestOnlyRegularFilesWithinSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, src, map[string]string{"big2.html": "<p>" + strings.Repeat("y", 4993) + "</p>"})
+	// A FIFO read would block and /dev/zero never end: each is refused by
+	// its kind before any read, which the errors below say. The time limit
+	// only ends a read that was wrongly started (its error would then be a
+	// time-out, and fail the test); it is not the claim, so it is generous.
 	for _, iso := range []*Isolation{testIsolation, {Off: true}} {
-		start := time.Now()
-		got, failed := ingestDir(t, t.TempDir(), Options{Isolation: iso, Timeout: 5 * time.Second, MaxFileSize: 4000}, src)
-		if d := time.Since(start); d > 10*time.Second {
-			t.Errorf("isolation %+v: took %v", iso, d)
-		}
+		got, failed := ingestDir(t, t.TempDir(), Options{Isolation: iso, Timeout: time.Minute, MaxFileSize: 4000}, src)
 		want := map[string]string{
 			"fifo|fifo.txt":    "not a regular file (a named pipe (FIFO))",
 			"zero|zero.txt":    "not a regular file (a character device)",

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/paperlens/paperlens/internal/testcorpus"
@@ -239,13 +238,11 @@ func TestOfflineWithoutHome(t *testing.T) {
 		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9",
 		"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9",
 	)
-	start := time.Now()
+	// The child's verdict is its exit status: Load and Count work. How
+	// long it took is no part of the claim (a busy machine decides that).
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("offline child failed: %v\n%s", err, out)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("offline load took %v", d)
 	}
 }
 

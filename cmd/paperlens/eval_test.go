@@ -6,7 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -57,30 +60,70 @@ func countLines(path string) int {
 
 // A run killed with SIGKILL half-way and rerun sends no completed call again,
 // and its summary equals an uninterrupted run's. The loopback server stands in
-// for an OpenAI-compatible chat API.
+// for an OpenAI-compatible chat API. It answers the first 30 questions and
+// holds the next ones until the kill, so the run is killed with exactly 30
+// records, however fast or slow the machine.
 func TestEvalKilledAndResumed(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewServer(t, modeltest.Config{Answer: answerByNumber, Latency: 30 * time.Millisecond})
+	const answered, workers = 30, 4
+	var held, killed atomic.Int32
+	allHeld, release := make(chan struct{}), make(chan struct{})
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
+		if r.N > 1+answered && killed.Load() == 0 { // call 1 is the preflight
+			if held.Add(1) == workers {
+				close(allHeld)
+			}
+			<-release
+		}
+		return answerByNumber(r)
+	}})
+	// Cleanups run last-in first-out: held answers are let go before the
+	// server's Close waits for them.
+	releaseOnce := sync.OnceFunc(func() { killed.Store(1); close(release) })
+	t.Cleanup(releaseOnce)
 	data := writeQuestions(t, 60)
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
-		"--mode", "closed-book", "--runs", "2", "--concurrency", "4", "--out", out, "--home", t.TempDir()}
+		"--mode", "closed-book", "--runs", "2", "--concurrency", strconv.Itoa(workers), "--out", out, "--home", t.TempDir()}
 
 	c := command(args...)
 	c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
+	var stderr strings.Builder
+	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.Wait() }()
+	t.Cleanup(func() { _ = c.Process.Kill() })
+	guard := hangGuard(t)
+	select {
+	case <-allHeld:
+	case err := <-exited:
+		t.Fatalf("the run ended before its calls were held: %v\n%s", err, stderr.String())
+	case <-guard:
+		_ = c.Process.Kill()
+		t.Fatalf("%d calls held, want %d\n%s", held.Load(), workers, stderr.String())
+	}
+	// Every worker waits on a held call: no record can come but those of
+	// the answered calls, which the run writes as it goes.
 	results := filepath.Join(out, run.ResultsFile)
-	deadline := time.Now().Add(60 * time.Second)
-	for countLines(results) < 30 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	for countLines(results) < answered {
+		select {
+		case err := <-exited:
+			t.Fatalf("the run ended with %d records: %v\n%s", countLines(results), err, stderr.String())
+		case <-guard:
+			_ = c.Process.Kill()
+			t.Fatalf("%d records written of the %d answered", countLines(results), answered)
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	_ = c.Process.Signal(syscall.SIGKILL)
-	_ = c.Wait()
+	<-exited
+	releaseOnce()
 	before := readRecords(t, out)
-	if len(before) < 30 || len(before) >= 120 {
-		t.Fatalf("%d records at the kill; want a run killed half-way", len(before))
+	if len(before) != answered {
+		t.Fatalf("%d records at the kill, want the %d answered", len(before), answered)
 	}
 	recorded := map[string]int{} // prompt → records
 	for _, r := range before {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
@@ -45,6 +46,21 @@ func parallelSet() bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	return set
+}
+
+// hangGuard fires shortly before go test's -timeout would end the test
+// binary, so that a wait for an event that never comes fails with the
+// test's own message rather than a dump of every goroutine; with no
+// -timeout it never fires. It only guards against hangs: no test here
+// claims anything about how soon an event comes, which a busy machine
+// decides.
+func hangGuard(t *testing.T) <-chan time.Time {
+	d, ok := t.Deadline()
+	if !ok {
+		return nil
+	}
+	left := time.Until(d)
+	return time.After(left - left/10)
 }
 
 func command(args ...string) *exec.Cmd {

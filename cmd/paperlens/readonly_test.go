@@ -20,7 +20,7 @@ import (
 // read-only, and a second (the offline ir model, which searches the same
 // indexes) starts, finishes and writes nothing to the home. Meanwhile an
 // ingest is refused with a message saying what to do; and an eval started
-// while something writes the home fails within seconds, naming it.
+// while something writes the home fails, naming it, instead of waiting.
 func TestEvalsShareAHome(t *testing.T) {
 	release := make(chan struct{})
 	arrived := make(chan struct{})
@@ -60,8 +60,8 @@ func TestEvalsShareAHome(t *testing.T) {
 	case err := <-exited:
 		exited <- err
 		t.Fatalf("the first eval ended before its first question: %v\n%s", err, firstErr.String())
-	case <-time.After(90 * time.Second):
-		t.Fatalf("the first eval sent no question in 90 s\n%s", firstErr.String())
+	case <-hangGuard(t):
+		t.Fatalf("the first eval sent no question\n%s", firstErr.String())
 	}
 
 	// The first eval is mid-run, holding the home read-only.
@@ -97,20 +97,17 @@ func TestEvalsShareAHome(t *testing.T) {
 		t.Errorf("first eval wrote %d records, want 8", n)
 	}
 
-	// While something writes the home, an eval does not hang: it fails
-	// within seconds and names the home.
+	// While something writes the home, an eval does not hang: it gives up
+	// (after corpus.LockTimeout, not timed: a busy machine stretches it)
+	// and names the home.
 	w, err := corpus.Open(home, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	start = time.Now()
 	_, errOut, code = paperlens(t, append(common, "--model", "ir", "--out", filepath.Join(t.TempDir(), "blocked"))...)
 	if code == 0 || !strings.Contains(errOut, home) || !strings.Contains(errOut, "wait for it to finish") {
 		t.Errorf("eval while the home is written: exit %d\n%s", code, errOut)
-	}
-	if d := time.Since(start); d > corpus.LockTimeout+10*time.Second {
-		t.Errorf("the blocked eval gave up after %v", d)
 	}
 }
 

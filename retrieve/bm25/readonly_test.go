@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paperlens/paperlens/retrieve"
 )
@@ -60,12 +59,12 @@ func TestBleveReadOnly(t *testing.T) {
 		t.Errorf("DeletePaper on a read-only index: %v", err)
 	}
 
-	start := time.Now()
+	// The writer gives up (a writer that waited for ever would hang the
+	// test) with the error that says what to do. How soon is bolt's
+	// timeout, set from LockTimeout; a busy machine stretches it, so the
+	// test does not time it.
 	_, err = OpenBleve(dir)
 	if err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "wait for it") {
 		t.Fatalf("writer while readers hold the index: %v", err)
-	}
-	if d := time.Since(start); d > LockTimeout+5*time.Second {
-		t.Errorf("the writer gave up after %v", d)
 	}
 }

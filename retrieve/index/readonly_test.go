@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
@@ -230,15 +230,15 @@ func TestWriterBlockedByReaderFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	start := time.Now()
+	// How soon it gives up is bm25.LockTimeout, stretched by a busy
+	// machine, so it is not timed; what it says is checked.
 	_, err = Open(context.Background(), Config{Home: home}, st)
 	if err == nil {
 		t.Fatal("a writer opened the index while a reader held it")
 	}
-	if d := time.Since(start); d > bm25.LockTimeout+5*time.Second {
-		t.Errorf("the blocked writer gave up after %v", d)
+	if !strings.Contains(err.Error(), "another paperlens process holds it") || !strings.Contains(err.Error(), "wait for it to finish") {
+		t.Errorf("the blocked writer's error does not say what to do: %v", err)
 	}
-	t.Log(err)
 	st.Close()
 }
 

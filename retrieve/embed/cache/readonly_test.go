@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/cache"
@@ -81,13 +80,10 @@ func TestReadOnly(t *testing.T) {
 		t.Errorf("read-only caches changed the file")
 	}
 
-	// A writer waits for the readers and gives up with an error.
-	start := time.Now()
+	// A writer waits for the readers and gives up with an error (when is
+	// bolt's timeout, not timed here: a busy machine stretches it).
 	if _, err := cache.Wrap(inner, path); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("writer while readers hold the cache: %v", err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the writer gave up after %v", d)
 	}
 }
 

@@ -77,6 +77,11 @@ type Options struct {
 	// (DefaultMaxRetryAfter); a server asking for longer fails the batch at
 	// once rather than stalling the run.
 	MaxRetryAfter time.Duration
+	// OnRetry, when set, is called before each wait between tries of a
+	// batch, with the number of the try that failed (from 1), the wait and
+	// the error, e.g. to log it (as model.RetryOptions.OnRetry). Workers
+	// call it concurrently.
+	OnRetry func(attempt int, wait time.Duration, err error)
 	// HTTPClient sends the requests; nil means a client of its own.
 	HTTPClient *http.Client
 }
@@ -349,6 +354,7 @@ func (c *Client) withRetries(ctx context.Context, send []string, b, offset, n in
 		// retry together, and none comes back much before its backoff.
 		Jitter:        0.5,
 		MaxRetryAfter: c.o.MaxRetryAfter,
+		OnRetry:       c.o.OnRetry,
 	}, func(ctx context.Context) error {
 		var err error
 		vecs, err = c.request(ctx, send)

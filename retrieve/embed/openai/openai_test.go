@@ -10,10 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/paperlens/paperlens/internal/openaitest"
@@ -117,22 +120,27 @@ func TestBatchingOrderAndProtocol(t *testing.T) {
 	}
 }
 
+// Each failure a retry can fix is retried until the batch succeeds, after
+// waiting at least what the server asked for. The waits are the client's
+// own record of them (OnRetry), not a clock: a busy machine only makes the
+// real waits longer.
 func TestRetriedThenSucceeds(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		fail     openaitest.Failure
-		failures int
-		minWait  time.Duration
+		name       string
+		fail       openaitest.Failure
+		failures   int
+		retryAfter time.Duration // each wait at least this
 	}{
-		{name: "429 with Retry-After", fail: openaitest.Failure{Status: 429, Body: `{"error":{"message":"rate limited"}}`, Header: openaitest.RetryAfter(1)}, failures: 1, minWait: 900 * time.Millisecond},
+		{name: "429 with Retry-After", fail: openaitest.Failure{Status: 429, Body: `{"error":{"message":"rate limited"}}`, Header: openaitest.RetryAfter(1)}, failures: 1, retryAfter: time.Second},
 		{name: "500s", fail: openaitest.Failure{Status: 500, Body: "internal error"}, failures: 3},
-		{name: "503 with Retry-After-Ms", fail: openaitest.Failure{Status: 503, Header: map[string]string{"Retry-After-Ms": "150"}}, failures: 2, minWait: 280 * time.Millisecond},
+		{name: "503 with Retry-After-Ms", fail: openaitest.Failure{Status: 503, Header: map[string]string{"Retry-After-Ms": "150"}}, failures: 2, retryAfter: 150 * time.Millisecond},
 		{name: "malformed JSON", fail: openaitest.Failure{Body: `{"object":"list","data":[{"index":0,"embedding":[0.1,`}, failures: 2},
 		{name: "wrong count", fail: openaitest.Failure{Body: `{"object":"list","data":[]}`}, failures: 1},
 		{name: "HTML from a proxy", fail: openaitest.Failure{Body: `<html>502 Bad Gateway</html>`}, failures: 1},
 		{name: "non-finite value", fail: openaitest.Failure{Body: `{"data":[{"index":0,"embedding":"AADAfwAAwH8AAMB/AADAfw=="}]}`}, failures: 1},
 		{name: "dropped connection", fail: openaitest.Failure{Drop: true}, failures: 2},
-		{name: "timeout", fail: openaitest.Failure{Hang: time.Second}, failures: 1},
+		// The server holds the request until the client gives up.
+		{name: "timeout", fail: openaitest.Failure{Hang: time.Hour}, failures: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openaitest.NewServer(t, 4)
@@ -143,8 +151,21 @@ func TestRetriedThenSucceeds(t *testing.T) {
 				}
 				return nil
 			}
-			c := newClient(t, s, openai.Options{BatchSize: 8, Timeout: 100 * time.Millisecond})
-			start := time.Now()
+			// The request time limit also bounds the good answer after the
+			// failures, so it is far above a loopback round trip on a busy
+			// machine; only the hanging case needs it to end a request, and
+			// it gets a second, not a minute.
+			timeout := time.Minute
+			if tc.fail.Hang > 0 {
+				timeout = time.Second
+			}
+			var mu sync.Mutex
+			var waits []time.Duration
+			c := newClient(t, s, openai.Options{BatchSize: 8, Timeout: timeout, OnRetry: func(_ int, wait time.Duration, _ error) {
+				mu.Lock()
+				waits = append(waits, wait)
+				mu.Unlock()
+			}})
 			got, err := c.Embed(context.Background(), []string{"only text"}, embed.Query)
 			if err != nil {
 				t.Fatalf("after %d failures: %v", tc.failures, err)
@@ -155,8 +176,13 @@ func TestRetriedThenSucceeds(t *testing.T) {
 			if n := len(s.Requests()); n != tc.failures+1 {
 				t.Fatalf("%d requests, want %d", n, tc.failures+1)
 			}
-			if el := time.Since(start); el < tc.minWait {
-				t.Fatalf("retried after %v, server asked for at least %v", el, tc.minWait)
+			if len(waits) != tc.failures {
+				t.Fatalf("%d waits before retrying, want %d", len(waits), tc.failures)
+			}
+			for i, w := range waits {
+				if w < tc.retryAfter {
+					t.Errorf("wait %d: %v, the server asked for at least %v", i+1, w, tc.retryAfter)
+				}
 			}
 		})
 	}
@@ -408,20 +434,41 @@ func TestBlankTexts(t *testing.T) {
 	}
 }
 
+// The context's end ends Embed, with the context's error, at once:
+// requests in flight are abandoned, not waited for. The test runs in a
+// synctest bubble on a transport that holds every request until its
+// context ends, so "at once" is exact on the bubble's clock (Embed returns
+// at the deadline), and a client that waited for its requests would never
+// return: the bubble would fail the test as deadlocked. A real server and
+// clock could only say "under a second", which a busy machine can break.
 func TestCancel(t *testing.T) {
-	s := openaitest.NewServer(t, 4)
-	s.Delay = func(openaitest.Request) time.Duration { return 2 * time.Second }
-	c := newClient(t, s, openai.Options{BatchSize: 1, Concurrency: 2})
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := c.Embed(ctx, texts(10), embed.Query)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("error %v, want the context's", err)
-	}
-	if el := time.Since(start); el > time.Second {
-		t.Fatalf("cancellation took %v", el)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var held atomic.Int32
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			held.Add(1)
+			<-r.Context().Done()
+			return nil, r.Context().Err()
+		})}
+		c, err := openai.New(openai.Options{BaseURL: "http://embeddings.invalid/v1", Model: "m", BatchSize: 1, Concurrency: 2,
+			MinBackoff: time.Millisecond, HTTPClient: hc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const deadline = 50 * time.Millisecond
+		ctx, cancel := context.WithTimeout(t.Context(), deadline)
+		defer cancel()
+		start := time.Now()
+		_, err = c.Embed(ctx, texts(10), embed.Query)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("error %v, want the context's", err)
+		}
+		if el := time.Since(start); el != deadline {
+			t.Errorf("Embed returned %v after it started, want at the %v deadline", el, deadline)
+		}
+		if n := held.Load(); n < 2 {
+			t.Errorf("%d requests were in flight at the deadline, want one a worker", n)
+		}
+	})
 }
 
 func TestNewValidates(t *testing.T) {

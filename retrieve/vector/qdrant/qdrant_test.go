@@ -13,6 +13,8 @@ import (
 	"time"
 
 	qc "github.com/qdrant/go-client/qdrant"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/paperlens/paperlens/internal/qdranttest"
 	"github.com/paperlens/paperlens/internal/vectortest"
@@ -267,9 +269,7 @@ func TestUnreachable(t *testing.T) {
 	url := "http://" + lis.Addr().String()
 	lis.Close()
 
-	start := time.Now()
 	_, err = qdrant.Open(context.Background(), url, "c", 8)
-	elapsed := time.Since(start)
 	if err == nil {
 		t.Fatal("Open of a closed port succeeded")
 	}
@@ -278,8 +278,11 @@ func TestUnreachable(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	if elapsed > 5*time.Second {
-		t.Errorf("took %v to report an unreachable server", elapsed)
+	// The refusal itself ended Open (Unavailable), not the connect
+	// timeout running out (DeadlineExceeded): that is what "at once"
+	// means, whatever the load on the machine.
+	if c := status.Code(err); c != codes.Unavailable {
+		t.Errorf("code %v, want Unavailable (the refused connection): %v", c, err)
 	}
 }
 
@@ -304,13 +307,16 @@ func TestSilentServer(t *testing.T) {
 		}
 	}()
 	url := "http://" + lis.Addr().String()
-	start := time.Now()
+	// Open has no deadline from its caller: only its own connect timeout
+	// can end it, with DeadlineExceeded (were it missing, the test would
+	// hang). How long that takes is the timeout stretched by the machine's
+	// load, so it is not timed.
 	_, err = qdrant.Open(context.Background(), url, "c", 8)
 	if err == nil || !strings.Contains(err.Error(), "cannot reach Qdrant at "+url) {
 		t.Fatalf("Open of a silent server: err = %v", err)
 	}
-	if elapsed := time.Since(start); elapsed > 5*time.Second {
-		t.Errorf("took %v to give up on a silent server", elapsed)
+	if c := status.Code(err); c != codes.DeadlineExceeded {
+		t.Errorf("code %v, want DeadlineExceeded (the connect timeout): %v", c, err)
 	}
 }
 
