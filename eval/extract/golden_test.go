@@ -130,11 +130,12 @@ func corpusReplies(t *testing.T) []goldenCase {
 			t.Fatal(err)
 		}
 		base := filepath.Base(path)
-		texts := map[string]string{"whole": string(data)}
+		texts := []struct{ part, text string }{{"whole", string(data)}}
 		if len(data) > 60<<10 {
-			texts["60K"] = string(data[:60<<10])
+			texts = append(texts, struct{ part, text string }{"60K", string(data[:60<<10])})
 		}
-		for part, text := range texts {
+		for _, pt := range texts {
+			part, text := pt.part, pt.text
 			for j, tail := range []string{"", "\n\nThe answer is C.", "\n\nAnswer: A"} {
 				for _, multi := range []bool{false, true} {
 					out = append(out, goldenCase{
