@@ -1,10 +1,10 @@
 package extract
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cotPieces are sentences of the kind a long chain of thought repeats: each
@@ -63,27 +63,73 @@ var benchSizes = []struct {
 
 // BenchmarkExtract times extraction of adversarial replies of 4 KiB, 2 MiB
 // and 4 MiB, once ending in an answer and once never committing to one
-// (every rule and the option-text fallback run to the end). Each reports
-// ms/op and ns/byte; compare ns/byte across sizes to see that the cost per
-// byte stays flat:
+// (every rule and the option-text fallback run to the end), and of a 4 MiB
+// reply on one line and one in Chinese. Each reports ms/op and ns/byte:
 //
 //	go test -run '^$' -bench 'Extract' -benchtime 5x ./eval/extract/
 func BenchmarkExtract(b *testing.B) {
+	type shape struct{ name, reply string }
+	var shapes []shape
 	for _, tail := range []struct{ name, text string }{
 		{"answer", "The answer is D."},
 		{"miss", "I cannot decide."},
 	} {
 		for _, sz := range benchSizes {
-			reply := adversarialReply(sz.n, tail.text)
-			b.Run(fmt.Sprintf("%s/%s", tail.name, sz.name), func(b *testing.B) {
-				b.SetBytes(int64(len(reply)))
-				for b.Loop() {
-					Extract(reply, "ABCD", opts4, true)
-				}
-				perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-				b.ReportMetric(perOp/1e6, "ms/op")
-				b.ReportMetric(perOp/float64(len(reply)), "ns/byte")
-			})
+			shapes = append(shapes, shape{tail.name + "/" + sz.name, adversarialReply(sz.n, tail.text)})
 		}
 	}
+	shapes = append(shapes,
+		shape{"oneline/4MiB", strings.ReplaceAll(adversarialReply(4<<20, "so the answer is D"), "\n", " ")},
+		shape{"chinese/4MiB", chineseReply(4 << 20)},
+	)
+	for _, sh := range shapes {
+		b.Run(sh.name, func(b *testing.B) {
+			b.SetBytes(int64(len(sh.reply)))
+			for b.Loop() {
+				Extract(sh.reply, "ABCD", opts4, true)
+			}
+			perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(perOp/1e6, "ms/op")
+			b.ReportMetric(perOp/float64(len(sh.reply)), "ns/byte")
+		})
+	}
+}
+
+// chineseReply is about n bytes of Chinese reasoning without spaces or line
+// breaks, full of option letters and cues (答案, 选项, 因此, 正确).
+func chineseReply(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(cotPieces[7+i%2])
+	}
+	b.WriteString("答案是C")
+	return b.String()
+}
+
+// BenchmarkExtract4MiB is issue 23's measure: a 4 MiB chain of thought
+// that never commits to an answer, the worst case for the rules. Besides
+// ms/op it reports per-byte-ratio, the cost per byte of the 4 MiB reply
+// over that of a 4 KiB reply of the same kind timed alongside (best of
+// five rounds): about 1 or below is linear, 1024 would be quadratic.
+//
+//	go test -run '^$' -bench 'Extract4MiB' ./eval/extract/
+func BenchmarkExtract4MiB(b *testing.B) {
+	small := adversarialReply(4<<10, "I cannot decide.")
+	big := adversarialReply(4<<20, "I cannot decide.")
+	ref := time.Duration(1<<63 - 1)
+	for range 5 {
+		start := time.Now()
+		for range 50 {
+			Extract(small, "ABCD", opts4, true)
+		}
+		ref = min(ref, time.Since(start)/50)
+	}
+	b.SetBytes(int64(len(big)))
+	for b.Loop() {
+		Extract(big, "ABCD", opts4, true)
+	}
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/1e6, "ms/op")
+	b.ReportMetric(float64(ref.Nanoseconds())/1e6, "ref-4KiB-ms/op")
+	b.ReportMetric((perOp/float64(len(big)))/(float64(ref.Nanoseconds())/float64(len(small))), "per-byte-ratio")
 }
