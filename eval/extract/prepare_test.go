@@ -112,3 +112,27 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesReadBoundedText counts the work on replies of 4 MiB: every rule
+// reads the prepared text, and however the reply is shaped that text is
+// the two windows, not the reply. The passes over the whole reply
+// (stripThink, window) each read it once, by construction.
+func TestRulesReadBoundedText(t *testing.T) {
+	const n = 4 << 20
+	shapes := map[string]string{
+		"chain of thought": adversarialReply(n, "The answer is D."),
+		"one line":         strings.ReplaceAll(adversarialReply(n, "so D"), "\n", " "),
+		"chinese":          chineseReply(n),
+		"think tags":       strings.Repeat("<think>a</think>b</think>c<thinking>", n/36),
+		"padded":           strings.Repeat(" \n", n/4) + adversarialReply(n/2, "D") + strings.Repeat("\u200b\n", n/8),
+		"no spaces":        strings.Repeat("x", n),
+	}
+	for name, reply := range shapes {
+		if len(reply) < n/2 {
+			t.Fatalf("%s: only %d bytes", name, len(reply))
+		}
+		if got := len(prepare(reply, replyWindows)); got > wholeLimit+len(windowSep) {
+			t.Errorf("%s: the rules read %d bytes of a %d-byte reply", name, got, len(reply))
+		}
+	}
+}
