@@ -17,6 +17,22 @@
 //     zero-width spaces, word joiners and BOMs are dropped (chat templates
 //     leave them between "Answer:" and the letter).
 //
+// # Long replies
+//
+// A reply longer than 64 KiB once its reasoning is dropped (a model that
+// ran away; replies are capped at 4 MiB) is read in two windows, its first
+// 16 KiB and its last 48 KiB, cut at line ends, as if the middle were not
+// there: the last line is still the last line, a final answer is still
+// found, and so is one the reply opened with, but a cue only in the middle
+// is not read. Blank space at either end does not count towards the 64
+// KiB. Every reply up to 64 KiB is read whole, as before the windows (see
+// window in prepare.go for why the sizes are safe). With the windows and
+// the patterns run only on text holding their words (prefilter.go), a 4
+// MiB reply takes milliseconds, where the patterns over the whole text
+// took seconds:
+//
+//	go test -run '^$' -bench 'Extract' ./eval/extract/
+//
 // # Rule order
 //
 // Each scope — first the last non-blank line, then the whole reply — is

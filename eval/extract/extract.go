@@ -40,8 +40,12 @@ type Result struct {
 // says whether several letters may be chosen (MA-MCQ). See the package
 // documentation for the rule order.
 func Extract(reply string, letters string, options []mcq.Option, multi bool) Result {
+	return extract(reply, letters, options, multi, replyWindows)
+}
+
+func extract(reply string, letters string, options []mcq.Option, multi bool, w windows) Result {
 	x := newExtractor(letters, options, multi)
-	text := prepare(reply)
+	text := prepare(reply, w)
 	if strings.TrimSpace(text) == "" {
 		return Result{Method: MethodEmpty, Miss: true}
 	}
@@ -51,10 +55,15 @@ func Extract(reply string, letters string, options []mcq.Option, multi bool) Res
 		last--
 	}
 	// Scope 1: the last line; scope 2: the whole reply.
-	if m, ok := x.scope(lines[last], lines, last, false); ok {
+	v := newView(text)
+	lastAt := 0
+	for _, l := range lines[:last] {
+		lastAt += len(l) + 1
+	}
+	if m, ok := x.scope(v.sub(lastAt, lastAt+len(lines[last])), lines, last, false); ok {
 		return m.result()
 	}
-	if m, ok := x.scope(text, lines, 0, true); ok {
+	if m, ok := x.scope(v, lines, 0, true); ok {
 		return m.result()
 	}
 	for _, s := range []string{lines[last], text} {
@@ -140,9 +149,6 @@ func maskString(m uint32) string {
 // ---------------------------------------------------------------- preparation
 
 var (
-	thinkBlock = lazy(`(?is)<(think|thinking)>.*?</(?:think|thinking)>`)
-	thinkOpen  = lazy(`(?is)<(?:think|thinking)>.*$`)
-	thinkClose = lazy(`(?is)^.*</(?:think|thinking)>`)
 	// Zero-width spaces, word joiners and BOMs are dropped: chat templates
 	// leave them between "Answer:" and the letter (simple-evals matches
 	// "Answer\s*:" followed by six U+200B for Korean), where they would
@@ -150,15 +156,6 @@ var (
 	quotes = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`, "\r\n", "\n", "\r", "\n",
 		"\u200b", "", "\u2060", "", "\ufeff", "")
 )
-
-// prepare drops reasoning blocks and normalises the text.
-func prepare(reply string) string {
-	s := thinkBlock.get().ReplaceAllString(reply, "")
-	s = thinkClose.get().ReplaceAllString(s, "") // reasoning whose opening tag the API dropped
-	s = thinkOpen.get().ReplaceAllString(s, "")  // reasoning cut off before it closed: no answer given
-	s = norm.NFKC.String(s)
-	return quotes.Replace(s)
-}
 
 // ---------------------------------------------------------------- cues
 
@@ -251,6 +248,7 @@ type lazyRegexp struct {
 	expr string
 	nfkc bool
 	re   *regexp.Regexp
+	pre  prefilter // for findAll
 }
 
 func lazy(expr string) *lazyRegexp { return &lazyRegexp{expr: expr} }
@@ -262,6 +260,7 @@ func (l *lazyRegexp) get() *regexp.Regexp {
 			expr = norm.NFKC.String(expr)
 		}
 		l.re = regexp.MustCompile(expr)
+		l.pre = newPrefilter(expr)
 	})
 	return l.re
 }
@@ -318,24 +317,25 @@ func negatedCJK(s string, i int) bool {
 
 // ---------------------------------------------------------------- scopes
 
-// scope tries groups 1–3 on s. lines and from locate s for the line-based
+// scope tries groups 1–3 on v. lines and from locate v for the line-based
 // rules: the last line is lines[from]; the whole reply is lines[0:].
-func (x *extractor) scope(s string, lines []string, from int, whole bool) (match, bool) {
-	if m, ok := x.standard(s); ok {
+func (x *extractor) scope(v view, lines []string, from int, whole bool) (match, bool) {
+	if m, ok := x.standard(v); ok {
 		return m, true
 	}
-	if m, ok := x.simplified(s); ok {
+	if m, ok := x.simplified(v); ok {
 		return m, true
 	}
 	return x.isolated(lines, from, whole)
 }
 
 // standard is group 1.
-func (x *extractor) standard(s string) (match, bool) {
+func (x *extractor) standard(v view) (match, bool) {
+	s := v.s
 	var best match
 	loose := parseOpts{lower: true, concat: x.multi, term: termLoose}
 	for _, re := range answerIsRes {
-		for _, loc := range re.get().FindAllStringIndex(s, -1) {
+		for _, loc := range re.findAll(v) {
 			if negated(s, loc[0]) || negatedCJK(s, loc[0]) {
 				continue
 			}
@@ -347,7 +347,7 @@ func (x *extractor) standard(s string) (match, bool) {
 		}
 	}
 	var chain uint32
-	for _, sub := range isCorrectRe.get().FindAllStringSubmatchIndex(s, -1) {
+	for _, sub := range isCorrectRe.findAllSubmatch(v) {
 		start, stop := sub[2], sub[3]
 		seg := strings.TrimRight(s[start:stop], " \t")
 		toks := x.scan(seg, 0, parseOpts{concat: x.multi, term: termLoose})
@@ -365,7 +365,7 @@ func (x *extractor) standard(s string) (match, bool) {
 			best = m
 		}
 	}
-	for _, sub := range isCorrectCJKRe.get().FindAllStringSubmatchIndex(s, -1) {
+	for _, sub := range isCorrectCJKRe.findAllSubmatch(v) {
 		if negatedCJK(s, sub[2]) {
 			continue
 		}
@@ -382,7 +382,7 @@ func (x *extractor) standard(s string) (match, bool) {
 			best = m
 		}
 	}
-	for _, loc := range boxedRe.get().FindAllStringIndex(s, -1) {
+	for _, loc := range boxedRe.findAll(v) {
 		if mask, end, ok := x.list(s, loc[1], parseOpts{lower: true, concat: true, term: termLoose, boxed: true}); ok {
 			if m := (match{mask, end, MethodBoxed}); later(&best, m) {
 				best = m
@@ -390,7 +390,7 @@ func (x *extractor) standard(s string) (match, bool) {
 		}
 	}
 	for _, re := range weakCueRes {
-		for _, loc := range re.get().FindAllStringIndex(s, -1) {
+		for _, loc := range re.findAll(v) {
 			if negated(s, loc[0]) {
 				continue
 			}
@@ -405,10 +405,11 @@ func (x *extractor) standard(s string) (match, bool) {
 }
 
 // simplified is group 2.
-func (x *extractor) simplified(s string) (match, bool) {
+func (x *extractor) simplified(v view) (match, bool) {
+	s := v.s
 	var best match
 	for _, re := range answerColonRes {
-		for _, loc := range re.get().FindAllStringIndex(s, -1) {
+		for _, loc := range re.findAll(v) {
 			if negated(s, loc[0]) || negatedCJK(s, loc[0]) {
 				continue
 			}

@@ -658,8 +658,6 @@ type scorer struct {
 	log     *promptLog  // --log-prompts: where each prompt is kept as sent
 }
 
-var judgeScore = lazyregexp.MustCompile(`"?answer_score"?\s*[:：]\s*"?(-?[0-9]+(?:\.[0-9]+)?)`)
-
 // kind is how a question is scored: "exact" (letters), "judge" or
 // "rouge_l" (a short answer without a judge, which is not accuracy).
 // LPFQA judges every task, multiple-choice ones included (§4);
@@ -724,9 +722,8 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 	}
 	r.JudgeReplyCut = resp.Cut
 	// The judge may think inline too; its verdict is in the answer.
-	content := resp.Content
-	m := judgeScore.FindAllStringSubmatch(content, -1)
-	if len(m) == 0 {
+	v, ok := parseVerdict(resp.Content)
+	if !ok {
 		// LPFQA's score is the mean over all tasks: a verdict that
 		// cannot be read is a 0 that stays in the denominator, counted
 		// apart so that a judge that rambles shows.
@@ -734,7 +731,6 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 		r.Score, r.ScoreKind, r.Correct, r.JudgeUnreadable = &zero, "judge", false, true
 		return nil
 	}
-	v, _ := strconv.ParseFloat(m[len(m)-1][1], 64)
 	r.Score, r.ScoreKind, r.Correct = &v, "judge", v >= 0.5
 	return nil
 }

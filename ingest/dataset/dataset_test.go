@@ -139,6 +139,12 @@ func TestReadErrors(t *testing.T) {
 		{"empty parquet", write("empty.parquet", ""), ErrEmpty, []string{"empty.parquet: empty file"}},
 		{"not parquet", write("text.parquet", "paper_id,paper_content\n1,abc\n"), ErrParquet,
 			[]string{"text.parquet: unreadable parquet file", "is it a parquet file?"}},
+		// The footer length is the 4 bytes before the closing magic, here
+		// the opening magic: 827 MB, which parquet-go allocated.
+		{"parquet of the two magics alone", write("magic.parquet", "PAR1PAR1"), ErrParquet,
+			[]string{"magic.parquet: unreadable parquet file", "too short"}},
+		{"parquet footer claims 827 MB", write("claim.parquet", "PAR1xxxxPAR1PAR1"), ErrParquet,
+			[]string{"claim.parquet: unreadable parquet file", "the footer claims 827474256 bytes in a file of 16"}},
 		{"unsupported extension", write("data.csv", "a,b\n"), ErrUnsupported,
 			[]string{`data.csv: unsupported file type ".csv": use .json, .jsonl (JSON Lines) or .parquet`}},
 		{"not JSON at all", write("junk.json", "hello"), ErrInvalidJSON, []string{"junk.json:1: invalid JSON", `starts with 'h'`}},

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +27,9 @@ func (r *reader) readParquet() (err error) {
 	}
 	if st.Size() == 0 {
 		return fmt.Errorf("%s: %w", r.path, ErrEmpty)
+	}
+	if err := checkParquetEnvelope(f, st.Size()); err != nil {
+		return fmt.Errorf("%s: %w: %v (is it a parquet file? JSON data should be named .json or .jsonl)", r.path, ErrParquet, err)
 	}
 	// parquet-go panics on some corrupt inputs instead of returning an error.
 	defer func() {
@@ -67,4 +72,35 @@ func (r *reader) readParquet() (err error) {
 			return nil
 		}
 	}
+}
+
+// parquetMagic opens and closes a parquet file.
+var parquetMagic = []byte("PAR1")
+
+// checkParquetEnvelope checks what parquet-go trusts before it reads a
+// byte of the footer: the magic at both ends, and the footer's length, the
+// four bytes before the closing magic. parquet-go allocates that length
+// as it stands, so the 8-byte file "PAR1PAR1" (a length of 827 MB read
+// from the magic itself) took 827 MB, and a length near 4 GB could end
+// the process. A footer must fit between the two magics.
+func checkParquetEnvelope(f io.ReaderAt, size int64) error {
+	const minSize = 4 + 4 + 4 // magic, footer length, magic
+	if size < minSize {
+		return fmt.Errorf("%d bytes is too short for a parquet file", size)
+	}
+	head := make([]byte, 4)
+	tail := make([]byte, 8)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return err
+	}
+	if _, err := f.ReadAt(tail, size-8); err != nil {
+		return err
+	}
+	if !bytes.Equal(head, parquetMagic) || !bytes.Equal(tail[4:], parquetMagic) {
+		return fmt.Errorf("no %q magic at both ends", parquetMagic)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-minSize {
+		return fmt.Errorf("the footer claims %d bytes in a file of %d", n, size)
+	}
+	return nil
 }

@@ -146,17 +146,19 @@ func extractBytes(data []byte, pageURL string) (*Document, error) {
 func firstOf(s string, _ []kind.Span) string { return s }
 
 // toUTF8 converts the page to UTF-8 when it is not already valid UTF-8,
-// using the BOM, the <meta charset> and then content sniffing.
+// using the BOM, the <meta charset> and then content sniffing. Bytes that
+// are still not UTF-8 become U+FFFD: a page that is UTF-8 but for a few
+// broken bytes is sniffed as UTF-8, whose decoder here passes every byte
+// through, and the broken bytes reached the text (FuzzExtract found it).
 func toUTF8(data []byte) []byte {
 	if utf8.Valid(data) {
 		return data
 	}
 	enc, _, _ := charset.DetermineEncoding(data, "text/html")
-	out, err := enc.NewDecoder().Bytes(data)
-	if err != nil {
-		return data
+	if out, err := enc.NewDecoder().Bytes(data); err == nil {
+		data = out
 	}
-	return out
+	return bytes.ToValidUTF8(data, []byte("\uFFFD"))
 }
 
 // isXHTML reports whether the page is XML-serialised (LaTeXML and arXiv

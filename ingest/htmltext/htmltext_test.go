@@ -331,6 +331,20 @@ func TestEncoding(t *testing.T) {
 	}
 }
 
+// TestBrokenUTF8 checks a UTF-8 page with a broken byte past the first
+// KiB, which the charset sniffer reads: sniffed as UTF-8, whose decoder
+// passes bytes through, the page kept the byte in its text.
+func TestBrokenUTF8(t *testing.T) {
+	page := "<p>" + strings.Repeat("Ranked 12th of 40 models on the benchmark — ahead of the baseline. ", 20) + "\xe2 end.</p>"
+	doc, err := Extract(strings.NewReader(page), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.ValidString(doc.Text) || !strings.Contains(doc.Text, "baseline. \uFFFD end.") || !strings.Contains(doc.Text, "benchmark — ahead") {
+		t.Errorf("text %q", doc.Text)
+	}
+}
+
 func TestCleanParagraph(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"  two\n\tlines  ", "two lines"},

@@ -3,10 +3,14 @@ package pdftext
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+
+	"github.com/paperlens/paperlens/internal/pdftest"
 )
 
 // FuzzExtract feeds damaged PDFs to Extract: it must return normally, with
@@ -89,4 +93,56 @@ func TestWriteFuzzSeeds(t *testing.T) {
 			t.Errorf("seed %s is %d bytes; keep seeds under 50 KB", name, st.Size())
 		}
 	}
+}
+
+// FuzzOpen fuzzes the guard in front of the PDF library: open checks the
+// magic, the end-of-file marker and the whole cross-reference chain
+// (checkXref) before pdf.NewReader reads a byte, and refuses numbers no
+// real file could hold, because the library sizes allocations by them and
+// a failed allocation ends the process. Whatever the bytes, open must
+// return a reader or an error, not both; the error must wrap one of the
+// package's sentinels and be printable ASCII (the library's messages quote
+// raw file bytes); and guard and library together must allocate in
+// proportion to the file. It is the fast part of FuzzExtract (no page is
+// read), so it reaches much further into the cross-reference forms:
+//
+//	go test -run '^$' -fuzz '^FuzzOpen$' -fuzztime 60s ./ingest/pdftext/
+func FuzzOpen(f *testing.F) {
+	for _, data := range fuzzSeeds() {
+		f.Add(data)
+	}
+	for _, c := range pdftest.Hostile() {
+		if len(c.Data) <= 64<<10 { // the bombs are for TestHostile
+			f.Add(c.Data)
+		}
+	}
+	f.Add([]byte("%PDF-1.7\n1 0 obj<</Type/XRef/Size 2/W[1 1 1]/Index[0 2]/Length 6>>stream\n\x01\x00\x00\x01\x09\x00\nendstream\nendobj\nstartxref\n9\n%%EOF\n"))
+	f.Add([]byte("junk before %PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer<</Size 1/Prev 0>>\nstartxref\n12\n%%EOF"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rd, err := open(bytes.NewReader(data), int64(len(data)))
+		runtime.ReadMemStats(&after)
+		if (rd == nil) == (err == nil) {
+			t.Fatalf("open returned reader=%v err=%v; want exactly one", rd != nil, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(64*len(data)+64<<20) {
+			t.Fatalf("opening %d bytes allocated %d", len(data), alloc)
+		}
+		if err == nil {
+			return
+		}
+		known := false
+		for _, s := range []error{ErrEmpty, ErrNotPDF, ErrTruncated, ErrEncrypted, ErrMalformed} {
+			known = known || errors.Is(err, s)
+		}
+		if !known {
+			t.Fatalf("error %q wraps none of the package's errors", err)
+		}
+		for _, c := range []byte(err.Error()) {
+			if c < 0x20 || c > 0x7e {
+				t.Fatalf("error %q holds byte %#x", err, c)
+			}
+		}
+	})
 }
