@@ -9,14 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/paperlens/paperlens/internal/boltopen"
 )
 
 // Cache file layout: bucket "responses" maps the 32-byte CacheKey to the
@@ -85,20 +85,15 @@ type cacheEntry struct {
 // make one call; the others wait for it and are then served from the file.
 //
 // The file is locked while open: a second process gets an error after two
-// seconds instead of hanging. Close releases it.
+// seconds (boltopen.Timeout) instead of hanging. Close releases it.
 func WithCache(c Chat, path, endpoint string) (*Cached, error) {
 	if endpoint == "" {
 		return nil, errors.New("model: WithCache needs the endpoint (the API base URL) for its keys")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("model cache: %w", err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	// Private: the file holds paid replies, which may quote private papers.
+	db, err := boltopen.Open(path, boltopen.Options{What: "model cache", Private: true})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("model cache %s is in use by another process", path)
-		}
-		return nil, fmt.Errorf("model cache %s: %w", path, err)
+		return nil, err
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketResponses); err != nil {

@@ -3,14 +3,12 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/paperlens/paperlens/internal/boltopen"
 )
 
 // MemCache is a ToolCache in memory, for tests and one-off runs.
@@ -62,15 +60,10 @@ var (
 // OpenFileCache opens (creating when needed) the tool cache at path. The
 // file is locked while open; Close releases it.
 func OpenFileCache(path string) (*FileCache, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("tool cache: %w", err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	// Private: tool results quote the papers and the web pages searched.
+	db, err := boltopen.Open(path, boltopen.Options{What: "tool cache", Private: true})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("tool cache %s is in use by another process", path)
-		}
-		return nil, fmt.Errorf("tool cache %s: %w", path, err)
+		return nil, err
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketCalls); err != nil {

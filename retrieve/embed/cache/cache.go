@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/paperlens/paperlens/internal/boltopen"
 	"github.com/paperlens/paperlens/retrieve/embed"
 )
 
@@ -67,15 +65,10 @@ var _ embed.Embedder = (*Cached)(nil)
 // The file is locked while open; a second process gets an error after a
 // short wait rather than hanging.
 func Wrap(e embed.Embedder, path string) (*Cached, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("embedding cache: %w", err)
-	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
+	db, err := boltopen.Open(path, boltopen.Options{What: "embedding cache",
+		Holder: "an index build, or a search reading the cache"})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("embedding cache %s is in use by another process", path)
-		}
-		return nil, fmt.Errorf("embedding cache %s: %w", path, err)
+		return nil, err
 	}
 	c := &Cached{inner: e, db: db, path: path, dims: map[string]int{}}
 	err = db.Update(func(tx *bolt.Tx) error {
@@ -132,17 +125,14 @@ func (c *Cached) loadDims(dims *bolt.Bucket) error {
 // after a short wait rather than hang.
 func WrapReadOnly(e embed.Embedder, path string) (*Cached, error) {
 	c := &Cached{inner: e, path: path, dims: map[string]int{}, readOnly: true}
-	if fi, err := os.Stat(path); errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 {
-		// bbolt cannot open a missing or empty file read-only (it would
-		// have to initialise it), and an empty cache answers nothing anyway.
+	db, err := boltopen.Open(path, boltopen.Options{What: "embedding cache", ReadOnly: true,
+		Holder: "an index build writing it"})
+	if errors.Is(err, boltopen.ErrNoFile) {
+		// Nothing stored yet: an empty cache answers nothing.
 		return c, nil
 	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("embedding cache %s is being written by another process (an index build?); wait for it to finish", path)
-		}
-		return nil, fmt.Errorf("embedding cache %s: %w", path, err)
+		return nil, err
 	}
 	err = db.View(func(tx *bolt.Tx) error {
 		if err := checkSchema(tx.Bucket(bucketMeta)); err != nil {
