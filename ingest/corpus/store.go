@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -13,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/internal/boltopen"
 )
 
 // Names of the bbolt buckets. Text and passages sit apart from the small
@@ -89,9 +89,8 @@ type Store struct {
 const FileName = "corpus.db"
 
 // LockTimeout is how long Open waits for a conflicting lock on the store
-// before giving up: long enough to ride out another process's open or short
-// write, short enough that a blocked command says why instead of hanging.
-const LockTimeout = 2 * time.Second
+// before giving up (see boltopen.Timeout).
+const LockTimeout = boltopen.Timeout
 
 // Open opens (creating when needed) the store under home. readOnly opens
 // take a shared lock, so several readers can run while no ingest does; a
@@ -99,24 +98,20 @@ const LockTimeout = 2 * time.Second
 // with an error after LockTimeout.
 func Open(home string, readOnly bool) (*Store, error) {
 	path := filepath.Join(home, FileName)
-	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no corpus at %s: run 'paperlens ingest --home %s PATH...' first", home, home)
-		}
-	} else if err := os.MkdirAll(home, 0o755); err != nil {
-		return nil, fmt.Errorf("create home %s: %w", home, err)
+	o := boltopen.Options{What: "corpus store", ReadOnly: readOnly,
+		Holder: "an ingest, or an index update, writing home " + home}
+	if !readOnly {
+		// Readers hold the file too: an eval or search keeps its shared
+		// lock for the whole run, and a writer must wait for all of them.
+		o.Holder = "writing home " + home + ", or reading it for an eval or search"
+		o.Else = "use another --home"
 	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: LockTimeout, ReadOnly: readOnly})
+	db, err := boltopen.Open(path, o)
+	if errors.Is(err, boltopen.ErrNoFile) {
+		return nil, fmt.Errorf("no corpus at %s: run 'paperlens ingest --home %s PATH...' first", home, home)
+	}
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) && readOnly {
-			return nil, fmt.Errorf("open %s: another paperlens process (an ingest, or an index update) is writing to home %s; wait for it to finish and run again", path, home)
-		}
-		if errors.Is(err, bolt.ErrTimeout) {
-			// Readers hold the file too: an eval or search keeps its shared
-			// lock for the whole run, and a writer must wait for all of them.
-			return nil, fmt.Errorf("open %s: another paperlens process is using home %s (writing it, or reading it for an eval or search); wait for it to finish, or use another --home", path, home)
-		}
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{db: db, Home: home}
 	if readOnly {

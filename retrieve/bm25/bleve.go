@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -21,6 +20,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/boltopen"
 	"github.com/paperlens/paperlens/retrieve"
 )
 
@@ -70,7 +70,8 @@ var ErrReadOnly = errors.New("index is open read-only")
 // LockTimeout bounds how long opening waits for another process's lock on
 // the index (scorch's root.bolt): without it bbolt waits forever, and a
 // search started during an index build would hang instead of saying why.
-const LockTimeout = 2 * time.Second
+// It is every bbolt file's timeout (boltopen.Timeout).
+const LockTimeout = boltopen.Timeout
 
 // Bleve is a BM25 passage index in Bleve (scorch). It is safe for
 // concurrent use; writers are serialised.
@@ -113,7 +114,10 @@ func OpenBleveWith(dir string, opt BleveOptions) (*Bleve, error) {
 		// persister or merger, so nothing in dir changes under other readers.
 		idx, err = bleve.OpenUsing(dir, map[string]any{"read_only": opt.ReadOnly, "bolt_timeout": LockTimeout.String()})
 		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("bm25: open index %s: another paperlens process holds it (an index build, or a search while this one builds); wait for it to finish and run again", dir)
+			// Bleve opens root.bolt itself; the error is worded as for
+			// every other busy file.
+			return nil, &boltopen.BusyError{What: "bm25 index", Path: dir,
+				Holder: "an index build, or a search while this one builds"}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("bm25: open index %s: %w", dir, err)

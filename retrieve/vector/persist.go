@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/paperlens/paperlens/internal/boltopen"
 )
 
 // On disk: bucket "meta" holds the schema version and the dimension; bucket
@@ -34,15 +36,15 @@ const lockTimeout = 5 * time.Second
 // load reads the whole file into memory. bbolt commits are atomic, so what
 // is read is always some committed state, never a torn write.
 func (e *Embedded) load() error {
-	fi, err := os.Stat(e.path)
-	if errors.Is(err, os.ErrNotExist) || err == nil && fi.Size() == 0 {
-		// An empty file is what a crash between bbolt creating the file and
-		// initialising it leaves; the next write initialises it.
+	db, err := e.open(true)
+	if errors.Is(err, boltopen.ErrNoFile) {
+		// Nothing stored yet, or an empty file: what a crash between bbolt
+		// creating the file and initialising it leaves; the next write
+		// initialises it.
 		return nil
 	}
-	db, err := bolt.Open(e.path, 0o644, &bolt.Options{ReadOnly: true, Timeout: lockTimeout})
 	if err != nil {
-		return openErr(e.path, err)
+		return err
 	}
 	defer db.Close()
 	err = db.View(func(tx *bolt.Tx) error {
@@ -113,19 +115,19 @@ func checkSchema(meta *bolt.Bucket) error {
 	return nil
 }
 
-func openErr(path string, err error) error {
-	if errors.Is(err, bolt.ErrTimeout) {
-		return fmt.Errorf("open %s: another paperlens process is writing to it; wait for it to finish", path)
-	}
-	return fmt.Errorf("open %s: %w", path, err)
+// open opens the file for one load or one write. Only a writer can hold
+// it long enough to block: readers open it just to load it.
+func (e *Embedded) open(readOnly bool) (*bolt.DB, error) {
+	return boltopen.Open(e.path, boltopen.Options{What: "vector store", ReadOnly: readOnly,
+		Timeout: lockTimeout, Holder: "an index build writing it"})
 }
 
 // update runs fn in one write transaction on a file opened just for it, so
 // the exclusive lock is held only while writing.
 func (e *Embedded) update(fn func(meta, papers *bolt.Bucket) error) error {
-	db, err := bolt.Open(e.path, 0o644, &bolt.Options{Timeout: lockTimeout})
+	db, err := e.open(false)
 	if err != nil {
-		return openErr(e.path, err)
+		return err
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
