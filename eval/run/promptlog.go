@@ -9,10 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/paperlens/paperlens/internal/boltopen"
 	"github.com/paperlens/paperlens/model"
 )
 
@@ -27,9 +27,12 @@ var bucketPrompts = []byte("prompts")
 type promptLog struct{ db *bolt.DB }
 
 func openPromptLog(path string) (*promptLog, error) {
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second})
+	// The run folder's lock keeps other evals out; what can hold the file
+	// is a 'paperlens prompt' reading it.
+	db, err := boltopen.Open(path, boltopen.Options{What: "prompt log",
+		Holder: "'paperlens prompt' reading it"})
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketPrompts)
@@ -77,9 +80,13 @@ func readPrompt(path, hash string) ([]model.Message, error) {
 	if err != nil || len(key) != sha256.Size {
 		return nil, fmt.Errorf("prompt hash %q is not a SHA-256", hash)
 	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+	db, err := boltopen.Open(path, boltopen.Options{What: "prompt log", ReadOnly: true,
+		Holder: "an eval writing it with --log-prompts"})
+	if errors.Is(err, boltopen.ErrNoFile) {
+		return nil, fmt.Errorf("%w (was the run made with --log-prompts?)", err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open %s (was the run made with --log-prompts?): %w", path, err)
+		return nil, err
 	}
 	defer db.Close()
 	var z []byte
