@@ -127,7 +127,9 @@ func TestWriterStopsAtTheFirstFailedWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := Record{QuestionID: "q1", Mode: ClosedBook, Run: 1, Output: "Answer: A"}
-	line, _ := json.Marshal(first)
+	stamped := first
+	stamped.Schema = SchemaVersion // the writer writes every record as this version
+	line, _ := json.Marshal(stamped)
 	// Room for the first record and half of the second; then room again.
 	w := &writer{f: &fillingFile{File: f, budget: int64(len(line)+1) + 20, refuse: 1}}
 	defer w.Close()

@@ -93,7 +93,9 @@ func (d Dir) appendRecords() (*writer, error) { return openWriter(d.path(Results
 
 // ReadSummary reads summary.json. Without one the error satisfies
 // errors.Is(err, fs.ErrNotExist): the run is going, or was stopped
-// before the end.
+// before the end. Every schema version up to SchemaVersion is read, with
+// Schema set (1 when the file has none); a later one is an error wrapping
+// ErrNewerSchema.
 func (d Dir) ReadSummary() (Summary, error) {
 	var s Summary
 	b, err := os.ReadFile(d.path(summaryFile))
@@ -101,8 +103,19 @@ func (d Dir) ReadSummary() (Summary, error) {
 		return s, fmt.Errorf("read %s: %w", summaryFile, err)
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
+		if nerr := newerSchema(b); nerr != nil {
+			return Summary{}, fmt.Errorf("read %s: %w", d.path(summaryFile), nerr)
+		}
 		return s, fmt.Errorf("parse %s: %w (delete it to summarise the run from %s)", summaryFile, err, ResultsFile)
 	}
+	v, err := schemaOf(s.Schema)
+	if errors.Is(err, ErrNewerSchema) {
+		return Summary{}, fmt.Errorf("read %s: %w", d.path(summaryFile), err)
+	}
+	if err != nil {
+		return s, fmt.Errorf("parse %s: %w (delete it to summarise the run from %s)", summaryFile, err, ResultsFile)
+	}
+	s.Schema = v
 	return s, nil
 }
 
@@ -120,8 +133,9 @@ func (d Dir) SummaryFresh() bool {
 	return err1 == nil && (err2 != nil || !a.ModTime().Before(b.ModTime()))
 }
 
-// WriteSummary writes summary.json and summary.md.
+// WriteSummary writes summary.json and summary.md, as SchemaVersion.
 func (d Dir) WriteSummary(s Summary) error {
+	s.Schema = SchemaVersion // a summary written now is of this version
 	if err := d.writeJSON(summaryFile, s); err != nil {
 		return err
 	}

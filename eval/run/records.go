@@ -30,7 +30,34 @@ type ContextItem struct {
 }
 
 // Record is one question under one mode and run (fixed JSON: scripts read it).
+//
+// Schema versions ("schema", one numbering for records and summary.json,
+// which is computed from them; SchemaVersion is the one written):
+//
+//   - 1: every record and summary written before the field existed; it is
+//     absent from the file and read as 1. Fields were added over that
+//     time, so a version-1 record may lack reply_cut, judge_reply_cut and
+//     judge_unreadable (read as false: unknown, not "no"), and one that
+//     ended in an error may lack score_kind (read as scored, as it was
+//     counted then). A version-1 summary may lack by_mode's
+//     accuracy_answered and records (read as 0) and no_accuracy.
+//   - 2: adds schema. Every record has score_kind ("exact", "judge",
+//     "rouge_l"), set before the question is asked, so an error record
+//     says how it would have been scored; reply_cut, judge_reply_cut and
+//     judge_unreadable are written whenever true, so their absence means
+//     false. Every summary has accuracy_answered and records for each mode,
+//     and no_accuracy when it reports no overall accuracy.
+//
+// A field whose absence reads right as its zero value (omitempty, added
+// for a new feature) needs no new version; a field readers must be able
+// to trust, or a changed meaning, does. Names never change: fields are
+// added, never renamed. ReadResults and Dir.ReadSummary read every version
+// up to SchemaVersion and refuse a later one (ErrNewerSchema).
 type Record struct {
+	// Schema is the version the record was written in: 1 when the file
+	// has none. 0 in a record not read from a file; the writer writes
+	// SchemaVersion.
+	Schema          int           `json:"schema"`
 	QuestionID      string        `json:"question_id"`
 	PaperID         string        `json:"paper_id"`
 	Mode            string        `json:"mode"`
@@ -133,6 +160,64 @@ type WebItem struct {
 	Status string `json:"status"` // "ok" or a short error word: "timeout", "blocked", "http 404", ...
 }
 
+// SchemaVersion is the version of the records and summary this paperlens
+// writes; Record's doc says what each version holds.
+const SchemaVersion = 2
+
+// ErrNewerSchema is a record or summary of a version later than
+// SchemaVersion: reading it as this version could misread fields whose
+// meaning changed, so it is refused.
+var ErrNewerSchema = errors.New("written by a newer paperlens")
+
+// schemaOf returns the version a file's "schema" value says: 1 when absent
+// (0), an error wrapping ErrNewerSchema when later than SchemaVersion, and
+// an error when not a version at all.
+func schemaOf(v int) (int, error) {
+	switch {
+	case v == 0:
+		return 1, nil
+	case v < 0:
+		return 0, fmt.Errorf("schema %d is not a version", v)
+	case v > SchemaVersion:
+		return 0, fmt.Errorf("%w (schema %d; this one reads up to %d): upgrade paperlens to read it", ErrNewerSchema, v, SchemaVersion)
+	}
+	return v, nil
+}
+
+// newerSchema reports the ErrNewerSchema error of a JSON object that did
+// not decode: a later version may have changed a field's type, and its
+// "schema" still says so. nil when it is no newer object (a damaged line).
+func newerSchema(b []byte) error {
+	var probe struct {
+		Schema int `json:"schema"`
+	}
+	if json.Unmarshal(b, &probe) != nil {
+		return nil
+	}
+	if _, err := schemaOf(probe.Schema); errors.Is(err, ErrNewerSchema) {
+		return err
+	}
+	return nil
+}
+
+// decodeRecord reads one line of results.jsonl. ok is false for a line
+// that holds no record (cut by a kill, or damaged), which readers skip; a
+// record of a later version is an error.
+func decodeRecord(line []byte) (r Record, ok bool, err error) {
+	if json.Unmarshal(line, &r) != nil {
+		return r, false, newerSchema(line)
+	}
+	v, err := schemaOf(r.Schema)
+	if errors.Is(err, ErrNewerSchema) {
+		return r, false, err
+	}
+	if err != nil || r.QuestionID == "" {
+		return r, false, nil
+	}
+	r.Schema = v
+	return r, true, nil
+}
+
 // key identifies a unit of work.
 type key struct {
 	q    string
@@ -189,6 +274,7 @@ func openWriter(path string) (*writer, error) {
 }
 
 func (w *writer) write(r Record) error {
+	r.Schema = SchemaVersion // a record made now is of this version
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -267,7 +353,11 @@ func truncate(f *os.File, path string, size int64) error {
 
 // ReadResults reads a results file; later records for the same question,
 // mode and run replace earlier ones (a rerun retries errors). A line cut off
-// by a kill is ignored.
+// by a kill is ignored. Records of every schema version up to
+// SchemaVersion are read, each with its Schema set (1 when the line has
+// none); a record of a later version is an error wrapping ErrNewerSchema.
+// Every reader of results.jsonl (report, the inspector, study, the
+// commands) reads it through here, by Dir.Records.
 func ReadResults(path string) ([]Record, error) {
 	recs, _, err := readResults(path)
 	return recs, err
@@ -292,8 +382,11 @@ func readResults(path string) ([]Record, int, error) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
 			lines++
-			var r Record
-			if json.Unmarshal(line, &r) == nil && r.QuestionID != "" {
+			r, ok, derr := decodeRecord(line)
+			if derr != nil {
+				return nil, lines, fmt.Errorf("read %s line %d: %w", path, lines, derr)
+			}
+			if ok {
 				if i, ok := latest[r.key()]; ok {
 					out[i] = r
 				} else {
@@ -315,9 +408,12 @@ func readResults(path string) ([]Record, int, error) {
 // compactResults rewrites a results file that holds superseded records (an
 // error a rerun redid) or unreadable lines, so that every question, mode
 // and run has exactly one line: what ReadResults returns, in the same
-// order. The new file replaces the old in one rename (renameio), so a kill
-// or a full disk leaves one or the other, never a mix. It reports whether
-// it rewrote the file.
+// order. Each record keeps its schema version (a version-1 record is
+// written with "schema": 1, not relabelled as current); a file with a
+// record of a later version is left alone (readResults refuses it). The
+// new file replaces the old in one rename (renameio), so a kill or a full
+// disk leaves one or the other, never a mix. It reports whether it
+// rewrote the file.
 func compactResults(path string) (bool, error) {
 	recs, lines, err := readResults(path)
 	if err != nil || lines == len(recs) {

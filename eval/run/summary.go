@@ -107,6 +107,9 @@ type Effect struct {
 
 // Summary is summary.json.
 type Summary struct {
+	// Schema is the version (see Record): 1 for a summary.json without
+	// one; Summarize and WriteSummary set SchemaVersion.
+	Schema    int                  `json:"schema"`
 	Model     string               `json:"model"`
 	Bench     string               `json:"bench"`
 	Paradigm  string               `json:"paradigm"`
@@ -195,7 +198,7 @@ func accWhere(recs []Record, runs int, keep func(Record) bool) Acc {
 // per-question majority correctness.
 func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 	p := Protocol(cfg)
-	s := Summary{Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: len(qs),
+	s := Summary{Schema: SchemaVersion, Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: len(qs),
 		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}, Protocol: &p}
 	if cfg.Bench == "lpfqa" && cfg.JudgeModel == "" {
 		s.NoAccuracy = NoJudgeLPFQA
