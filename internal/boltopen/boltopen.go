@@ -19,6 +19,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Timeout is how long Open waits for another process's lock before giving
@@ -66,8 +67,8 @@ type Options struct {
 }
 
 // Open opens the bbolt file at path as o says. A lock held past the
-// timeout is a *BusyError (which also satisfies errors.Is(err,
-// bolt.ErrTimeout)); other failures are wrapped with the file's name.
+// timeout is a *BusyError (which also satisfies errors.Is with bbolt's
+// ErrTimeout); other failures are wrapped with the file's name.
 func Open(path string, o Options) (*bolt.DB, error) {
 	mode := ModeShared
 	if o.Private {
@@ -86,7 +87,7 @@ func Open(path string, o Options) (*bolt.DB, error) {
 		return nil, fmt.Errorf("create the folder of %s %s: %w", o.What, path, err)
 	}
 	db, err := bolt.Open(path, mode, &bolt.Options{Timeout: timeout, ReadOnly: o.ReadOnly})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, &BusyError{What: o.What, Path: path, Holder: o.Holder, Else: o.Else}
 	}
 	if err != nil {
@@ -120,6 +121,6 @@ func (e *BusyError) Error() string {
 	return s
 }
 
-// Unwrap keeps errors.Is(err, bolt.ErrTimeout) true, as it was for the
+// Unwrap keeps errors.Is(err, bolterrors.ErrTimeout) true, as it was for the
 // error bbolt returned.
-func (e *BusyError) Unwrap() error { return bolt.ErrTimeout }
+func (e *BusyError) Unwrap() error { return bolterrors.ErrTimeout }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // short keeps a blocked open from waiting the full Timeout; when it gives
@@ -56,7 +56,7 @@ func TestLocks(t *testing.T) {
 				t.Fatal("the second open got the file")
 			}
 			var be *BusyError
-			if !errors.As(err, &be) || !errors.Is(err, bolt.ErrTimeout) {
+			if !errors.As(err, &be) || !errors.Is(err, bolterrors.ErrTimeout) {
 				t.Errorf("error %v (%T) is not a BusyError wrapping bolt.ErrTimeout", err, err)
 			}
 			want := "test store " + path + " is in use: another paperlens process holds it (a test holding it); wait for it to finish and run again, or use another file"
