@@ -72,7 +72,7 @@ require (
 	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
 	github.com/klauspost/compress v1.18.4 // indirect
 	github.com/markusmobius/go-dateparser v1.2.3 // indirect
-	github.com/markusmobius/go-domdistiller v0.0.0-20240926050704-25b8d046ffb4 // indirect
+	github.com/markusmobius/go-domdistiller v1.0.0 // indirect
 	github.com/markusmobius/go-htmldate v1.9.1 // indirect
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
@@ -99,16 +99,6 @@ replace github.com/ledongthuc/pdf => ./third_party/ledongthuc-pdf
 
 replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser
 
-replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
-
-replace github.com/forPelevin/gomoji => ./third_party/gomoji
-
-replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
-
 replace github.com/paperlens/paperlens/third_party/lazyregexp => ./third_party/lazyregexp
 
 replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate
-
-replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura
-
-replace github.com/go-shiori/go-readability => ./third_party/go-readability
