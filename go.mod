@@ -73,7 +73,6 @@ require (
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
-	github.com/paperlens/paperlens/third_party/lazyregexp v0.0.0-00010101000000-000000000000
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
@@ -88,7 +87,5 @@ require (
 )
 
 replace github.com/ledongthuc/pdf => ./third_party/ledongthuc-pdf
-
-replace github.com/paperlens/paperlens/third_party/lazyregexp => ./third_party/lazyregexp
 
 replace github.com/markusmobius/go-htmldate => ./internal/htmldateoff
