@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/internal/httpx"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Defaults for zero Options fields.

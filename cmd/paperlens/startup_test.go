@@ -9,16 +9,22 @@ import (
 	"testing"
 )
 
+// ownPrefix names paperlens's own packages in an inittrace.
+const ownPrefix = "github.com/paperlens/paperlens/"
+
 // Every paperlens process, each extraction worker and `--help` included,
-// pays for what package initialisers do before main. Issue 13 cut that by
-// deferring patterns, tables and templates to first use; this keeps it cut.
-// Bytes allocated by initialisers are deterministic, unlike CPU time, so a
-// package that goes back to compiling its patterns at start-up fails here by
-// name.
-func TestStartupAllocatesLittleAndNeverCollects(t *testing.T) {
+// pays for what package initialisers do before main. Issue 13 cut
+// paperlens's own share by deferring patterns, tables and templates to first
+// use (internal/lazyregexp); this keeps it cut. Only paperlens's own
+// packages are budgeted: the libraries it links initialise as their authors
+// chose, and paperlens keeps no fork of one to change that (issue 24);
+// `paperlens bench startup` measures the whole start. Bytes allocated by
+// initialisers are deterministic, unlike CPU time, so a package of ours that
+// goes back to compiling its patterns at start-up fails here by name.
+func TestStartupOwnInitAllocatesLittle(t *testing.T) {
 	t.Parallel()
 	c := command("--help")
-	c.Env = append(c.Env, "GODEBUG=inittrace=1,gctrace=1", "GOGC=100", "GOMEMLIMIT=off")
+	c.Env = append(c.Env, "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	c.Stdout, c.Stderr = nil, &stderr
 	if err := c.Run(); err != nil {
@@ -28,12 +34,9 @@ func TestStartupAllocatesLittleAndNeverCollects(t *testing.T) {
 		name  string
 		bytes int
 	}
-	var pkgs []pkg
-	total := 0
+	var own []pkg
+	all, ownBytes, allBytes := 0, 0, 0
 	for _, line := range strings.Split(stderr.String(), "\n") {
-		if strings.HasPrefix(line, "gc ") {
-			t.Errorf("a garbage collection ran during `paperlens --help`: %s", line)
-		}
 		// init PKG @T ms, C ms clock, B bytes, A allocs
 		f := strings.Fields(line)
 		if len(f) < 9 || f[0] != "init" || f[8] != "bytes," {
@@ -43,22 +46,28 @@ func TestStartupAllocatesLittleAndNeverCollects(t *testing.T) {
 		if err != nil {
 			t.Fatalf("inittrace line %q: %v", line, err)
 		}
-		pkgs = append(pkgs, pkg{f[1], b})
-		total += b
+		all++
+		allBytes += b
+		if strings.HasPrefix(f[1], ownPrefix) {
+			own = append(own, pkg{f[1], b})
+			ownBytes += b
+		}
 	}
-	if len(pkgs) < 50 {
-		t.Fatalf("read %d inittrace lines from --help; is GODEBUG=inittrace=1 still honoured?\n%s", len(pkgs), stderr.String())
+	if all < 50 || len(own) < 10 {
+		t.Fatalf("read %d inittrace lines (%d of paperlens's packages) from --help; is GODEBUG=inittrace=1 still honoured?\n%s", all, len(own), stderr.String())
 	}
-	// The test binary links the test's own imports too; `paperlens --help`
-	// itself allocated 1.1 MB in initialisers after the change (2.8 MB
-	// before, with a collection).
-	const limit = 1536 << 10
-	if total > limit {
-		sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].bytes > pkgs[j].bytes })
+	t.Logf("paperlens's %d packages allocated %d bytes in initialisers; all %d packages %d bytes", len(own), ownBytes, all, allBytes)
+	// Measured: 99 KB in `paperlens --help` itself, 147 KB in this test
+	// binary, which links the tests' imports too. Compiling our
+	// package-level patterns at start-up again (plain regexp) makes it
+	// 739 KB and fails here.
+	const limit = 256 << 10
+	if ownBytes > limit {
+		sort.Slice(own, func(i, j int) bool { return own[i].bytes > own[j].bytes })
 		var top strings.Builder
-		for _, p := range pkgs[:min(10, len(pkgs))] {
+		for _, p := range own[:min(10, len(own))] {
 			fmt.Fprintf(&top, "\n  %8d  %s", p.bytes, p.name)
 		}
-		t.Errorf("package initialisers allocated %d bytes, over %d; the largest:%s", total, limit, top.String())
+		t.Errorf("paperlens's package initialisers allocated %d bytes, over %d; the largest:%s", ownBytes, limit, top.String())
 	}
 }

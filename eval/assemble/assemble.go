@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Snippet is one retrieved passage or web text.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/ingest/dataset"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Question types LoadJSONL accepts in its type field (any case).

@@ -8,7 +8,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/ingest/dataset"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // FieldMap names the fields of an LPFQA file. LPFQA's field names are not

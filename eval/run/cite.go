@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // citeLabel is the short label a passage is cited by: "p3" for passage

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // citeOffer finds the labels a prompt offers: "(passage x#3, cite as [p3])".

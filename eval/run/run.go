@@ -26,10 +26,10 @@ import (
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/stats"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/rerank"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Options carry what must not be written to config.json, and what the

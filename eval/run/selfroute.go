@@ -6,8 +6,8 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 	"github.com/paperlens/paperlens/model"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
 )
 
 // Self-Route (Li et al. 2024, "Retrieval Augmented Generation or

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Sentinel errors. Callers test them with errors.Is; the messages are plain

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // glyph is one shown character code, in device space with y growing upwards

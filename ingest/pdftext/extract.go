@@ -13,7 +13,7 @@ import (
 	"github.com/ledongthuc/pdf"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Sentinel errors. Messages are plain words because the CLI prints them next

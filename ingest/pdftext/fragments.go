@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Mathematics breaks the line and block model: a summation sign, its

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // glyphNames holds the glyph names whose text differs from pdfTeX's list

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 var (

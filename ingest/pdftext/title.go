@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 var junkTitleRE = lazyregexp.MustCompile(`(?i)^(microsoft (word|powerpoint)|untitled|title|document\d*|paper|main|draft)\b|\.(pdf|docx?|tex|dvi|ps|rtf|indd)$|^[\w.-]*_[\w.-]*$|^\W*$`)

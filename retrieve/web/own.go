@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Own identifies the paper a question is about. Its own pages are left out

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/internal/httpx"
-	"github.com/paperlens/paperlens/third_party/lazyregexp"
+	"github.com/paperlens/paperlens/internal/lazyregexp"
 )
 
 // Result is one hit of a web search, ranked from 1.
