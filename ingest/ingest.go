@@ -699,6 +699,10 @@ func extract(ctx context.Context, j job, raw []byte, limit time.Duration) (extra
 		err error
 	}
 	done := make(chan res, 1)
+	// Looked up here, not in the goroutine, which may outlive this call:
+	// nothing then orders its read of the map before a later write (a
+	// test restoring an extractor).
+	fn := extractors[j.kind]
 	go func() {
 		var r res
 		defer func() {
@@ -707,7 +711,7 @@ func extract(ctx context.Context, j job, raw []byte, limit time.Duration) (extra
 			}
 			done <- r
 		}()
-		r.e, r.err = extractors[j.kind](ctx, raw)
+		r.e, r.err = fn(ctx, raw)
 	}()
 	select {
 	case r := <-done:

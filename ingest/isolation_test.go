@@ -106,19 +106,20 @@ func TestIsolatedHostileBatch(t *testing.T) {
 	if pdfs := sharedPDFs(t, 2); len(pdfs) > 0 {
 		paths = append(paths, pdfs...)
 	}
+	// The timeout leaves room for a loaded machine (the whole suite runs
+	// packages side by side) and for the race detector: the memory and
+	// nesting cases must fail by their cap, not by the clock.
+	timeout := 8 * time.Second * raceSlowdown
 	want := map[string]string{
 		"alloc":    "the HTML page needs more than 256 MiB of memory to parse; it may be malicious or damaged",
 		"columns":  "the HTML page needs more than 256 MiB of memory to parse",
 		"mapwrite": "the HTML page crashed the parser; it may be malicious or damaged",
 		"recurse":  "the HTML page is nested too deeply to parse",
-		"sleep":    "timed out after 8s",
+		"sleep":    fmt.Sprintf("timed out after %s", timeout),
 		"panic":    "index out of range [7] with length 3",
 	}
 	start := time.Now()
-	// The timeout leaves room for a loaded machine (the whole suite runs
-	// packages side by side): the memory and nesting cases must fail by
-	// their cap, not by the clock.
-	got, failed := ingestDir(t, t.TempDir(), Options{Isolation: testIsolation, Timeout: 8 * time.Second, Workers: 2}, paths...)
+	got, failed := ingestDir(t, t.TempDir(), Options{Isolation: testIsolation, Timeout: timeout, Workers: 2}, paths...)
 	t.Logf("batch of %d in %v", len(got), time.Since(start))
 	for id, phrase := range want {
 		r := got[id+"|"+id+".html"]

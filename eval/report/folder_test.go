@@ -154,14 +154,14 @@ func TestReadFolderRelativeNotFound(t *testing.T) {
 }
 
 func TestDataChanged(t *testing.T) {
-	root, dir := project(t, nil, nil)
+	root, _ := project(t, nil, nil)
 	b, _ := os.ReadFile(filepath.Join(root, "data", "q.jsonl"))
 	sum := sha256.Sum256(b)
 	for _, c := range []struct {
 		sha  any
 		warn bool
 	}{{nil, false}, {hex.EncodeToString(sum[:]), false}, {strings.ToUpper(hex.EncodeToString(sum[:])), false}, {strings.Repeat("0", 64), true}} {
-		_, dir = project(t, map[string]any{"data": filepath.Join(root, "data", "q.jsonl"), "data_sha256": c.sha}, nil)
+		_, dir := project(t, map[string]any{"data": filepath.Join(root, "data", "q.jsonl"), "data_sha256": c.sha}, nil)
 		f, err := ReadFolder(dir, Paths{})
 		if err != nil {
 			t.Fatal(err)

@@ -110,7 +110,7 @@ func newFont(v pdf.Value) *font {
 		}
 		// The font's own encoding applies only when /Encoding names no base.
 		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
-			if f.toUni == nil || len(f.toUni) < 256 {
+			if len(f.toUni) < 256 {
 				f.inFont = builtinEncoding(v)
 				if f.inFont == nil {
 					// Symbol and ZapfDingbats, usually not embedded: their

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -88,11 +89,16 @@ func TestDoIdleTimeoutClock(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			stall := make(chan struct{})
 			defer close(stall)
+			// The feed runs on the transport's goroutine: nothing but this
+			// lock orders its write of last before the read below.
+			var mu sync.Mutex
 			var last time.Time
 			hc := &http.Client{Transport: pipeTransport{feed: func(w io.Writer) {
 				for range 3 {
 					w.Write([]byte(`{"a":`))
+					mu.Lock()
 					last = time.Now()
+					mu.Unlock()
 					time.Sleep(idle / 2)
 				}
 				<-stall
@@ -102,7 +108,10 @@ func TestDoIdleTimeoutClock(t *testing.T) {
 			if !errors.As(err, &te) || !te.Idle || te.URL != "http://model.test/v1" || !Retryable(err) {
 				t.Fatalf("%T %v", err, err)
 			}
-			if got := time.Since(last); got != idle {
+			mu.Lock()
+			got := time.Since(last)
+			mu.Unlock()
+			if got != idle {
 				t.Errorf("ended %v after the last byte, want %v", got, idle)
 			}
 			if want := "no byte for 200ms while reading the reply (--read-idle-timeout) from http://model.test/v1"; err.Error() != want {

@@ -183,7 +183,7 @@ func TestDo(t *testing.T) {
 			w.Write([]byte(`{"ok":true}`))
 		case "/quota":
 			w.Header().Set("Retry-After", "3")
-			http.Error(w, `{"error":{"code":"insufficient_quota","message":"echo `+r.URL.Query().Get("key")+`"}}`, 429)
+			http.Error(w, `{"error":{"code":"insufficient_quota","message":"echo `+r.URL.Query().Get("key")+`"}}`, http.StatusTooManyRequests)
 		case "/big":
 			w.Write([]byte(strings.Repeat("x", 100)))
 		case "/slow":

@@ -353,7 +353,8 @@ func (w *worker) failure(st *os.ProcessState, ioErr error, memory int64) *Failur
 	switch {
 	case errors.Is(ioErr, errNotWorker) || (!w.greeted && fatal == ""):
 		f.Reason = NotWorker
-	case strings.Contains(fatal, "out of memory") || strings.Contains(fatal, "cannot allocate memory"):
+	case strings.Contains(fatal, "out of memory") || strings.Contains(fatal, "cannot allocate memory") ||
+		strings.Contains(fatal, "ThreadSanitizer failed to allocate"):
 		f.Reason = OutOfMemory
 	case strings.Contains(fatal, "stack overflow") || strings.Contains(fatal, "stack exceeds"):
 		f.Reason = StackOverflow
@@ -517,7 +518,10 @@ func (l *crashLog) line(s string) {
 	}
 	switch {
 	case strings.HasPrefix(s, "fatal error:"), strings.HasPrefix(s, "panic:"),
-		strings.HasPrefix(s, "runtime: out of memory"), strings.Contains(s, "stack exceeds"):
+		strings.HasPrefix(s, "runtime: out of memory"), strings.Contains(s, "stack exceeds"),
+		// A -race build maps ThreadSanitizer's shadow of every mapping,
+		// so at the cap it can be that allocation which fails first.
+		strings.Contains(s, "ThreadSanitizer") && strings.Contains(s, "allocat"):
 		if len(l.fatals) < 8 {
 			l.fatals = append(l.fatals, s)
 		}

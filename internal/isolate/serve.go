@@ -64,7 +64,8 @@ func Serve(handle func(req []byte) []byte) error {
 // the cap; the stack limit turns runaway recursion into a stack overflow
 // rather than an out-of-memory.
 func capMemory(limit int64) error {
-	lim := &syscall.Rlimit{Cur: uint64(limit), Max: uint64(limit)}
+	data := uint64(limit) * raceDataFactor
+	lim := &syscall.Rlimit{Cur: data, Max: data}
 	if err := syscall.Setrlimit(syscall.RLIMIT_DATA, lim); err != nil {
 		return fmt.Errorf("extraction worker: set its %s memory cap: %w", FormatBytes(limit), err)
 	}

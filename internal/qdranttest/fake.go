@@ -280,10 +280,9 @@ func (ps pointsService) Upsert(_ context.Context, req *qc.UpsertPoints) (*qc.Poi
 		if v == nil {
 			return nil, status.Error(codes.Unimplemented, "fake qdrant: only a single unnamed dense vector per point")
 		}
+		// Only the dense field: this repository's client sends it
+		// (qdrant.NewVectorsDense), never the deprecated Vector.Data.
 		data := v.GetDense().GetData()
-		if data == nil {
-			data = v.GetData() // the deprecated field older clients fill
-		}
 		if len(data) != c.size {
 			return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Vector dimension error: expected dim: %d, got %d", c.size, len(data))
 		}

@@ -509,7 +509,7 @@ func loadAvg() string {
 func TestBenchCorpus(t *testing.T) {
 	// The generator is deterministic and its words survive analysis as
 	// distinct terms, except the stop words, which it drops.
-	if benchPassage(123).Text != benchPassage(123).Text {
+	if p, q := benchPassage(123), benchPassage(123); p.Text != q.Text {
 		t.Fatal("generator not deterministic")
 	}
 	a, err := textAnalyzer()

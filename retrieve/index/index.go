@@ -733,7 +733,7 @@ func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh
 		g.Go(func() error {
 			if len(okapi) > 0 {
 				if err := ix.okapi.ReplacePapers(okapi); err != nil {
-					return fmt.Errorf("Okapi index %s: %w", span, err)
+					return fmt.Errorf("update Okapi index %s: %w", span, err)
 				}
 			}
 			return nil

@@ -30,9 +30,6 @@ type Own struct {
 // out, and recorded so that one can see it was found.
 const StatusOwn = "own paper"
 
-// isZero reports whether o identifies nothing, so nothing is left out.
-func (o Own) isZero() bool { return o.ID == "" && o.Title == "" }
-
 // versionRE is an arXiv version suffix ("2401.01234v2").
 var versionRE = lazyregexp.MustCompile(`v\d+$`)
 

@@ -411,7 +411,7 @@ func TestBraveProvider(t *testing.T) {
 	// Stands in for https://api.search.brave.com/res/v1/web/search.
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("X-Subscription-Token") != "bk" {
-			http.Error(w, `{"message":"unauthorized"}`, 401)
+			http.Error(w, `{"message":"unauthorized"}`, http.StatusUnauthorized)
 			return
 		}
 		w.Write([]byte(`{"type":"search","web":{"results":[
