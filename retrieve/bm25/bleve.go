@@ -17,7 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
-	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/boltopen"
@@ -113,7 +113,7 @@ func OpenBleveWith(dir string, opt BleveOptions) (*Bleve, error) {
 		// scorch's read_only takes root.bolt's lock shared and starts no
 		// persister or merger, so nothing in dir changes under other readers.
 		idx, err = bleve.OpenUsing(dir, map[string]any{"read_only": opt.ReadOnly, "bolt_timeout": LockTimeout.String()})
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			// Bleve opens root.bolt itself; the error is worded as for
 			// every other busy file.
 			return nil, &boltopen.BusyError{What: "bm25 index", Path: dir,

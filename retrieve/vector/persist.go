@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/paperlens/paperlens/internal/boltopen"
 )
@@ -205,7 +206,7 @@ func (e *Embedded) persistDeletePaper(paperID string) error {
 	}
 	err := e.update(func(_, papers *bolt.Bucket) error {
 		err := papers.DeleteBucket([]byte(paperID))
-		if errors.Is(err, bolt.ErrBucketNotFound) {
+		if errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return nil
 		}
 		return err
