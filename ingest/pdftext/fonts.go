@@ -417,6 +417,8 @@ type cmapLexer struct {
 
 func newCmapLexer(b []byte) *cmapLexer { return &cmapLexer{b: b} }
 
+// next returns the next token, or false at the end of the input. Blanks,
+// comments, dictionary delimiters and procedure braces are skipped.
 func (l *cmapLexer) next() (cmapTok, bool) {
 	b := l.b
 	for l.i < len(b) {
@@ -431,71 +433,9 @@ func (l *cmapLexer) next() (cmapTok, bool) {
 		case c == '<' && l.i+1 < len(b) && b[l.i+1] == '<', c == '>' && l.i+1 < len(b) && b[l.i+1] == '>':
 			l.i += 2
 		case c == '<':
-			l.i++
-			var out []byte
-			hi, half := byte(0), false
-			for l.i < len(b) && b[l.i] != '>' {
-				if h, ok := unhex(b[l.i]); ok {
-					if half {
-						out = append(out, hi<<4|h)
-					} else {
-						hi = h
-					}
-					half = !half
-				}
-				l.i++
-			}
-			if half {
-				out = append(out, hi<<4)
-			}
-			l.i++
-			return cmapTok{tokString, string(out)}, true
+			return cmapTok{tokString, l.hexString()}, true
 		case c == '(':
-			l.i++
-			var out []byte
-			depth := 1
-			for l.i < len(b) {
-				c := b[l.i]
-				l.i++
-				if c == '\\' && l.i < len(b) {
-					e := b[l.i]
-					l.i++
-					switch e {
-					case 'n':
-						out = append(out, '\n')
-					case 'r':
-						out = append(out, '\r')
-					case 't':
-						out = append(out, '\t')
-					case 'b':
-						out = append(out, '\b')
-					case 'f':
-						out = append(out, '\f')
-					default:
-						if e >= '0' && e <= '7' {
-							v := int(e - '0')
-							for k := 0; k < 2 && l.i < len(b) && b[l.i] >= '0' && b[l.i] <= '7'; k++ {
-								v = v*8 + int(b[l.i]-'0')
-								l.i++
-							}
-							out = append(out, byte(v))
-						} else {
-							out = append(out, e)
-						}
-					}
-					continue
-				}
-				if c == '(' {
-					depth++
-				} else if c == ')' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-				out = append(out, c)
-			}
-			return cmapTok{tokString, string(out)}, true
+			return cmapTok{tokString, l.literalString()}, true
 		case c == '[':
 			l.i++
 			return cmapTok{kind: tokArrayStart}, true
@@ -505,28 +445,120 @@ func (l *cmapLexer) next() (cmapTok, bool) {
 		case c == '{' || c == '}' || c == '>' || c == ')':
 			l.i++
 		default:
-			start := l.i
-			if c == '/' {
-				l.i++
+			if t, ok := l.word(); ok {
+				return t, true
 			}
-			for l.i < len(b) && !isCmapDelim(b[l.i]) {
-				l.i++
-			}
-			if l.i == start {
-				l.i++
-				continue
-			}
-			s := string(b[start:l.i])
-			switch {
-			case s[0] == '/':
-				return cmapTok{tokName, s[1:]}, true
-			case s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s[0] == '.':
-				return cmapTok{tokNumber, s}, true
-			}
-			return cmapTok{tokKeyword, s}, true
 		}
 	}
 	return cmapTok{}, false
+}
+
+// hexString reads a <...> string at l.i: hex digits in pairs, anything
+// else ignored, an odd last digit padded with 0 as the PDF spec says.
+func (l *cmapLexer) hexString() string {
+	b := l.b
+	l.i++
+	var out []byte
+	hi, half := byte(0), false
+	for l.i < len(b) && b[l.i] != '>' {
+		if h, ok := unhex(b[l.i]); ok {
+			if half {
+				out = append(out, hi<<4|h)
+			} else {
+				hi = h
+			}
+			half = !half
+		}
+		l.i++
+	}
+	if half {
+		out = append(out, hi<<4)
+	}
+	l.i++
+	return string(out)
+}
+
+// literalString reads a (...) string at l.i: balanced parentheses nest,
+// and backslash escapes are decoded (literalEscape). An unclosed string
+// runs to the end of the input.
+func (l *cmapLexer) literalString() string {
+	b := l.b
+	l.i++
+	var out []byte
+	depth := 1
+	for l.i < len(b) {
+		c := b[l.i]
+		l.i++
+		if c == '\\' && l.i < len(b) {
+			out = append(out, l.literalEscape())
+			continue
+		}
+		if c == '(' {
+			depth++
+		} else if c == ')' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// literalEscape decodes the escape after a backslash at l.i: \n \r \t \b
+// \f, up to three octal digits, or the character itself (\( \) \\).
+func (l *cmapLexer) literalEscape() byte {
+	b := l.b
+	e := b[l.i]
+	l.i++
+	switch e {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	}
+	if e < '0' || e > '7' {
+		return e
+	}
+	v := int(e - '0')
+	for k := 0; k < 2 && l.i < len(b) && b[l.i] >= '0' && b[l.i] <= '7'; k++ {
+		v = v*8 + int(b[l.i]-'0')
+		l.i++
+	}
+	return byte(v)
+}
+
+// word reads a name (/Name), a number or a keyword at l.i, up to the next
+// delimiter. A lone delimiter that no other case took is skipped, and
+// word then reports false.
+func (l *cmapLexer) word() (cmapTok, bool) {
+	b := l.b
+	start := l.i
+	if b[l.i] == '/' {
+		l.i++
+	}
+	for l.i < len(b) && !isCmapDelim(b[l.i]) {
+		l.i++
+	}
+	if l.i == start {
+		l.i++
+		return cmapTok{}, false
+	}
+	s := string(b[start:l.i])
+	switch {
+	case s[0] == '/':
+		return cmapTok{tokName, s[1:]}, true
+	case s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s[0] == '.':
+		return cmapTok{tokNumber, s}, true
+	}
+	return cmapTok{tokKeyword, s}, true
 }
 
 func isCmapDelim(c byte) bool {
