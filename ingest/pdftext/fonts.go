@@ -43,18 +43,15 @@ type font struct {
 
 // newFont builds a font from its dictionary. It may panic on a broken one
 // (the library reports errors that way); loadFont recovers.
+//
+// The stages: the name (subset tag dropped) tells weight and TeX font;
+// the widths come from the descendant CIDFont of a Type0 font or the
+// simple font's /Widths; then the ways to decode a code (ToUnicode,
+// /Differences, the font's own encoding) are gathered.
 func newFont(v pdf.Value) *font {
 	f := &font{scale: 0.001}
-	base := v.Key("BaseFont").Name()
-	if i := strings.IndexByte(base, '+'); i >= 0 && i < len(base)-1 {
-		base = base[i+1:] // drop the subset tag "ABCDEF+"
-	}
-	lb := strings.ToLower(base)
-	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "medi") ||
-		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
-		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
-		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
-
+	base := fontBaseName(v.Key("BaseFont").Name())
+	f.bold = boldName(base)
 	f.tex = lookupTeXFont(base)
 
 	subtype := v.Key("Subtype").Name()
@@ -64,69 +61,109 @@ func newFont(v pdf.Value) *font {
 		}
 	}
 	if subtype == "Type0" {
-		f.twoByte = true
-		f.defWidth = 1000
-		f.cidW = map[int]float64{}
-		d := v.Key("DescendantFonts").Index(0)
-		if dw := d.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
-			f.defWidth = dw.Float64()
-		}
-		readCIDWidths(d.Key("W"), f.cidW)
-		if fd := d.Key("FontDescriptor"); !fd.IsNull() {
-			if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
-				f.bold = true
-			}
-		}
+		f.readCIDMetrics(v.Key("DescendantFonts").Index(0))
 	} else {
-		f.first = int(v.Key("FirstChar").Int64())
-		w := v.Key("Widths")
-		n := w.Len()
-		if n > 4096 {
-			n = 4096 // a simple font has at most 256 codes; more is corruption
-		}
-		f.widths = make([]float64, n)
-		for i := 0; i < n; i++ {
-			f.widths[i] = w.Index(i).Float64()
-		}
-		fd := v.Key("FontDescriptor")
-		f.defWidth = fd.Key("MissingWidth").Float64()
-		if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
-			f.bold = true
-		}
-		if n == 0 {
-			f.noWidths = true
-			f.defWidth = 500
-		}
+		f.readSimpleMetrics(v)
 	}
 
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
 		f.toUni, f.err = parseToUnicode(tu)
 	}
 	if !f.twoByte {
-		enc := v.Key("Encoding")
-		f.diffs = differences(enc)
-		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
-			f.toUni = nil
-		}
-		// The font's own encoding applies only when /Encoding names no base.
-		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
-			if f.toUni == nil || len(f.toUni) < 256 {
-				f.inFont = builtinEncoding(v)
-				if f.inFont == nil {
-					// Symbol and ZapfDingbats, usually not embedded: their
-					// encoding is known without the font program.
-					f.inFont = standardEncoding(base)
-				}
-				if f.inFont == nil {
-					// A TeX font whose program is missing or unreadable:
-					// its encoding is known from its name.
-					f.texEnc = f.tex.enc
-				}
-			}
-		}
+		f.readSimpleEncoding(v, base)
 	}
 	f.enc = &pdf.Font{V: v}
 	return f
+}
+
+// fontBaseName drops the subset tag ("ABCDEF+") from a /BaseFont name.
+func fontBaseName(base string) string {
+	if i := strings.IndexByte(base, '+'); i >= 0 && i < len(base)-1 {
+		return base[i+1:]
+	}
+	return base
+}
+
+// boldName reports a font whose name says it is bold (or medium, black,
+// heavy; TeX's cmbx).
+func boldName(base string) bool {
+	lb := strings.ToLower(base)
+	return strings.Contains(lb, "bold") || strings.Contains(lb, "medi") ||
+		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
+		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
+		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
+}
+
+// readCIDMetrics reads a Type0 font's widths from its descendant CIDFont
+// d: two-byte codes, a default width (/DW, 1000 when absent) and the /W
+// array; a heavy /FontWeight makes it bold.
+func (f *font) readCIDMetrics(d pdf.Value) {
+	f.twoByte = true
+	f.defWidth = 1000
+	f.cidW = map[int]float64{}
+	if dw := d.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
+		f.defWidth = dw.Float64()
+	}
+	readCIDWidths(d.Key("W"), f.cidW)
+	if fd := d.Key("FontDescriptor"); !fd.IsNull() {
+		if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+			f.bold = true
+		}
+	}
+}
+
+// readSimpleMetrics reads a simple font's /FirstChar and /Widths (capped:
+// a simple font has at most 256 codes, more is corruption), its
+// /MissingWidth and /FontWeight. A font without widths (the standard 14)
+// gets half an em for every glyph.
+func (f *font) readSimpleMetrics(v pdf.Value) {
+	f.first = int(v.Key("FirstChar").Int64())
+	w := v.Key("Widths")
+	n := min(w.Len(), 4096)
+	f.widths = make([]float64, n)
+	for i := 0; i < n; i++ {
+		f.widths[i] = w.Index(i).Float64()
+	}
+	fd := v.Key("FontDescriptor")
+	f.defWidth = fd.Key("MissingWidth").Float64()
+	if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+		f.bold = true
+	}
+	if n == 0 {
+		f.noWidths = true
+		f.defWidth = 500
+	}
+}
+
+// readSimpleEncoding gathers a one-byte font's encodings: /Differences; a
+// ToUnicode map dropped when it contradicts a TeX font's glyph names
+// (contradicts); and, when /Encoding names no base, the font's own
+// encoding.
+func (f *font) readSimpleEncoding(v pdf.Value, base string) {
+	enc := v.Key("Encoding")
+	f.diffs = differences(enc)
+	if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
+		f.toUni = nil
+	}
+	// The font's own encoding applies only when /Encoding names no base,
+	// and is needed only when ToUnicode does not cover every code.
+	if !(enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull()) {
+		return
+	}
+	if f.toUni != nil && len(f.toUni) >= 256 {
+		return
+	}
+	f.inFont = builtinEncoding(v)
+	if f.inFont == nil {
+		// Symbol and ZapfDingbats, usually not embedded: their
+		// encoding is known without the font program.
+		f.inFont = standardEncoding(base)
+	}
+	if f.inFont == nil {
+		// A TeX font whose program is missing or unreadable:
+		// its encoding is known from its name.
+		f.texEnc = f.tex.enc
+	}
 }
 
 // contradicts reports whether a TeX font's ToUnicode map is one of Mac OS
