@@ -103,7 +103,7 @@ func TestSummaryGolden(t *testing.T) {
 		{"cot with flags", Config{Bench: "elaipbench", Model: "m", Runs: 1, Seed: 6, Paradigm: CoT, CoTPrompt: CoTAnswerLine,
 			Modes:    []string{Full, ModeDense, Web, mode.Agent},
 			Sampling: Sampling{Temperature: &temp}, FlagsSet: []string{"temperature", "k", "embedder"},
-			Dropped:  []Dropped{{Param: "top_p", Why: "the server refused top_p"}}, Embedder: "BAAI/bge-m3@x",
+			Dropped: []Dropped{{Param: "top_p", Why: "the server refused top_p"}}, Embedder: "BAAI/bge-m3@x",
 			SharePrompts: true, ExtractFromReasoning: true}, false},
 		{"jsonl with a prompt dir", Config{Bench: "jsonl", Model: "m", Runs: 1, Seed: 7, PromptDir: "prompts",
 			Modes: []string{FullBM25, FullDense}, BM25: "", Embedder: "lsa-256@abc"}, false},
