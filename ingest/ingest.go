@@ -463,6 +463,11 @@ type stored struct {
 // becomes that document's error. Reading, extraction and chunking all run
 // under the document's time limit; with w, extraction and chunking run in a
 // worker process, under its memory cap too.
+//
+// The stages: read (or hash) the source (readSource); when the stored
+// paper came from the same bytes, skip it or chunk its stored text again
+// (reuseStored); else extract and chunk it (extractAndChunk); then store
+// it (finish).
 func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *workers) (o outcome) {
 	start := time.Now()
 	o.res = Result{PaperID: j.id, Source: j.source}
@@ -482,99 +487,22 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 	}
 	// The deadline covers reading the file and the work on it, but not the
 	// start of a worker process, which is no fault of the document's.
-	deadline := time.Now().Add(opt.Timeout)
-	dctx, cancel := context.WithDeadline(ctx, deadline)
+	dl := docDeadline{parent: ctx, at: time.Now().Add(opt.Timeout), timeout: opt.Timeout}
+	dctx, cancel := context.WithDeadline(ctx, dl.at)
 	defer cancel()
-	// A document's time-out reads the same whichever stage it hit.
-	timedOut := func(err error) error {
-		if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || time.Now().After(deadline)) {
-			return fmt.Errorf("timed out after %s; raise --timeout or leave this file out", opt.Timeout)
-		}
-		return err
+	raw, hash, err := readSource(dctx, j, opt, w)
+	if err != nil {
+		return fail(dl.timedOut(err))
 	}
-	var raw []byte
-	var hash string
-	switch {
-	case j.kind == "dataset":
-		raw = []byte(j.content)
-		hash = SourceHash(raw)
-	case w != nil && (j.kind == "pdf" || j.kind == "html"):
-		// A worker reads the file itself (from the page cache, since it
-		// was just hashed): sending the bytes down a pipe cost two more
-		// copies, and on this virtual machine a copy into fresh pages
-		// costs more than the parse of a small PDF.
-		h, err := hashWithin(dctx, j.path, opt.MaxFileSize)
+	if done, err := reuseStored(dctx, st, j, hash, opt, w, dl, &o); done || err != nil {
 		if err != nil {
-			return fail(timedOut(err))
-		}
-		hash = h
-	default:
-		b, err := readWithin(dctx, j.path, opt.MaxFileSize)
-		if err != nil {
-			return fail(timedOut(err))
-		}
-		raw = b
-		hash = SourceHash(raw)
-	}
-
-	prev, err := st.Doc(j.id)
-	havePrev := err == nil
-	dropName := DropName(opt.drop)
-	if havePrev && storedDrop(prev) != dropName {
-		o.res.DropChangedFrom = storedDrop(prev)
-	}
-	if havePrev && !opt.Force && prev.SourceHash == hash && prev.Extractor == ExtractorVersion {
-		if UpToDate(prev, hash, opt.MaxTokens, dropName) {
-			o.res.Status = StatusSkipped
-			o.res.DropChangedFrom = ""
-			o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = prev.Pages, prev.Chars, prev.Tokens, prev.Passages, prev.Title
-			return o
-		}
-		// Same bytes, new chunking or more kinds left out: chunk the
-		// stored text again, no extraction. Its passages' kinds are its
-		// spans. Text that now keeps a kind it left out needs the source.
-		if keepsAll(storedDrop(prev), opt.drop) {
-			text, terr := st.Text(j.id)
-			stored, perr := st.Passages(j.id)
-			if terr == nil && perr == nil {
-				if prev.MaxTokens != opt.MaxTokens {
-					o.res.RechunkedFrom = prev.MaxTokens
-				}
-				text, spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(deadline), text, passageSpans(stored), opt)
-				if err != nil {
-					return fail(timedOut(err))
-				}
-				return finish(o, prev, text, spans, opt)
-			}
-		}
-	}
-
-	var e extracted
-	var spans []span
-	if w := w.forDoc(j.kind, len(raw)); w != nil {
-		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens, Drop: opt.drop}
-		if raw == nil {
-			req.Path, req.MaxFileSize = j.path, opt.MaxFileSize
-		}
-		rep, err := w.do(ctx, time.Until(deadline), req)
-		if err != nil {
-			// A worker's time starts when it takes the request, so time
-			// spent waiting for a free one is not the document's: only the
-			// worker's own time-out reads as one.
-			var f *isolate.Failure
-			if errors.As(err, &f) && f.Reason == isolate.Timeout {
-				err = timedOut(context.DeadlineExceeded)
-			}
 			return fail(err)
 		}
-		e, spans = extracted{title: rep.Title, text: rep.Text, pages: rep.Pages, spans: rep.Spans}, rep.Passages
-	} else {
-		if e, err = extract(dctx, j, raw, opt.Timeout); err != nil {
-			return fail(timedOut(err))
-		}
-		if e.text, spans, err = chunkWithin(dctx, nil, 0, e.text, e.spans, opt); err != nil {
-			return fail(timedOut(err))
-		}
+		return o
+	}
+	e, spans, err := extractAndChunk(ctx, dctx, j, raw, opt, w, dl)
+	if err != nil {
+		return fail(err)
 	}
 	extractions.Add(1)
 	doc := corpus.Document{
@@ -582,6 +510,119 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 		Extractor: ExtractorVersion, Pages: e.pages,
 	}
 	return finish(o, doc, e.text, spans, opt)
+}
+
+// docDeadline is one document's time limit.
+type docDeadline struct {
+	parent  context.Context // the run's context: its end is no time-out
+	at      time.Time
+	timeout time.Duration
+}
+
+// timedOut makes a document's time-out read the same whichever stage it
+// hit; other errors pass as they are.
+func (dl docDeadline) timedOut(err error) error {
+	if dl.parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || time.Now().After(dl.at)) {
+		return fmt.Errorf("timed out after %s; raise --timeout or leave this file out", dl.timeout)
+	}
+	return err
+}
+
+// readSource returns a job's bytes and their hash: a dataset row's text;
+// for a PDF or HTML file going to a worker, only the hash (the worker
+// reads the file itself, from the page cache since it was just hashed:
+// sending the bytes down a pipe cost two more copies, and on this virtual
+// machine a copy into fresh pages costs more than the parse of a small
+// PDF); otherwise the file's bytes, read within ctx and the size limit.
+func readSource(ctx context.Context, j job, opt Options, w *workers) (raw []byte, hash string, err error) {
+	switch {
+	case j.kind == "dataset":
+		raw = []byte(j.content)
+		return raw, SourceHash(raw), nil
+	case w != nil && (j.kind == "pdf" || j.kind == "html"):
+		hash, err = hashWithin(ctx, j.path, opt.MaxFileSize)
+		return nil, hash, err
+	}
+	raw, err = readWithin(ctx, j.path, opt.MaxFileSize)
+	if err != nil {
+		return nil, "", err
+	}
+	return raw, SourceHash(raw), nil
+}
+
+// reuseStored looks at the paper as stored. From the same bytes and
+// extractor (and not forced) it needs no extraction: it is skipped when
+// up to date, or, for a new passage size or more kinds left out, its
+// stored text is chunked again, its passages' kinds being its spans (text
+// that now keeps a kind it left out needs the source). done says o is the
+// outcome; a change of --drop is noted in o either way.
+func reuseStored(dctx context.Context, st *corpus.Store, j job, hash string, opt Options, w *workers, dl docDeadline, o *outcome) (done bool, err error) {
+	prev, err := st.Doc(j.id)
+	if err != nil {
+		return false, nil
+	}
+	dropName := DropName(opt.drop)
+	if storedDrop(prev) != dropName {
+		o.res.DropChangedFrom = storedDrop(prev)
+	}
+	if opt.Force || prev.SourceHash != hash || prev.Extractor != ExtractorVersion {
+		return false, nil
+	}
+	if UpToDate(prev, hash, opt.MaxTokens, dropName) {
+		o.res.Status = StatusSkipped
+		o.res.DropChangedFrom = ""
+		o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = prev.Pages, prev.Chars, prev.Tokens, prev.Passages, prev.Title
+		return true, nil
+	}
+	if !keepsAll(storedDrop(prev), opt.drop) {
+		return false, nil
+	}
+	text, terr := st.Text(j.id)
+	stored, perr := st.Passages(j.id)
+	if terr != nil || perr != nil {
+		return false, nil
+	}
+	if prev.MaxTokens != opt.MaxTokens {
+		o.res.RechunkedFrom = prev.MaxTokens
+	}
+	text, spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(dl.at), text, passageSpans(stored), opt)
+	if err != nil {
+		return false, dl.timedOut(err)
+	}
+	*o = finish(*o, prev, text, spans, opt)
+	return true, nil
+}
+
+// extractAndChunk extracts a document and chunks its text: in a worker
+// when there is one for its kind and size, else here under dctx. A
+// worker's time starts when it takes the request, so time spent waiting
+// for a free one is not the document's: only the worker's own time-out
+// reads as one.
+func extractAndChunk(ctx, dctx context.Context, j job, raw []byte, opt Options, w *workers, dl docDeadline) (extracted, []span, error) {
+	if w := w.forDoc(j.kind, len(raw)); w != nil {
+		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens, Drop: opt.drop}
+		if raw == nil {
+			req.Path, req.MaxFileSize = j.path, opt.MaxFileSize
+		}
+		rep, err := w.do(ctx, time.Until(dl.at), req)
+		if err != nil {
+			var f *isolate.Failure
+			if errors.As(err, &f) && f.Reason == isolate.Timeout {
+				err = dl.timedOut(context.DeadlineExceeded)
+			}
+			return extracted{}, nil, err
+		}
+		return extracted{title: rep.Title, text: rep.Text, pages: rep.Pages, spans: rep.Spans}, rep.Passages, nil
+	}
+	e, err := extract(dctx, j, raw, opt.Timeout)
+	if err != nil {
+		return extracted{}, nil, dl.timedOut(err)
+	}
+	var spans []span
+	if e.text, spans, err = chunkWithin(dctx, nil, 0, e.text, e.spans, opt); err != nil {
+		return extracted{}, nil, dl.timedOut(err)
+	}
+	return e, spans, nil
 }
 
 // chunkWithin leaves out the kinds opt drops from text, whose kinds are

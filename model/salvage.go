@@ -31,115 +31,175 @@ func salvageJSON(b []byte) []byte {
 	if json.Valid(b) {
 		return b
 	}
-	const (
-		wantValue = iota // at the start, after ':', after '[' or ',' in an array
-		wantKey          // after '{' or ',' in an object
-		wantColon        // after a key
-		wantNext         // after a value: ',' or a closer
-	)
-	var (
-		stack []byte // the open '{' and '['
-		state = wantValue
-		tok   = -1 // start of the number or literal being read; -1 when none
-	)
+	s := salvager{b: b, state: wantValue, tok: -1}
 	for i := 0; i < len(b); {
-		c := b[i]
-		if tok >= 0 {
-			if isTokenByte(c) {
-				i++
-				continue
-			}
-			if !json.Valid(b[tok:i]) {
-				return nil
-			}
-			tok, state = -1, wantNext
-		}
-		if len(stack) == 0 && state == wantNext {
-			// A complete top-level value with more than spaces after it
-			// (else b would be valid): not JSON.
+		inToken, ok := s.endToken(i)
+		if !ok {
 			return nil
 		}
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		if inToken {
 			i++
-		case c == '"':
-			if state != wantValue && state != wantKey {
-				return nil
-			}
-			end, cut, ok := scanString(b, i)
-			if !ok {
-				return nil
-			}
-			if end < 0 { // the cut is inside this string
-				out := append(append([]byte(nil), b[:cut]...), '"')
-				if state == wantKey {
-					out = append(out, ":null"...)
-				}
-				return closeAll(out, stack)
-			}
-			i = end
-			if state == wantKey {
-				state = wantColon
-			} else {
-				state = wantNext
-			}
-		case c == ':':
-			if state != wantColon {
-				return nil
-			}
-			state = wantValue
-			i++
-		case c == ',':
-			if state != wantNext {
-				return nil
-			}
-			state = wantValue
-			if stack[len(stack)-1] == '{' {
-				state = wantKey
-			}
-			i++
-		case c == '{' || c == '[':
-			if state != wantValue {
-				return nil
-			}
-			stack = append(stack, c)
-			state = wantValue
-			if c == '{' {
-				state = wantKey
-			}
-			i++
-		case c == '}' || c == ']':
-			// '{'+2 is '}' and '['+2 is ']'. A closer comes after a value
-			// or right after its opener, never after ',' or ':'.
-			if len(stack) == 0 || stack[len(stack)-1]+2 != c {
-				return nil
-			}
-			if state != wantNext && lastNonSpace(b[:i]) != stack[len(stack)-1] {
-				return nil
-			}
-			stack = stack[:len(stack)-1]
-			state = wantNext
-			i++
-		case isTokenByte(c):
-			if state != wantValue {
-				return nil
-			}
-			tok = i
-			i++
-		default:
-			return nil
+			continue
 		}
+		next, out, done := s.step(i)
+		if done {
+			return out
+		}
+		i = next
 	}
-	// b ends inside a container (a complete text would have been valid).
-	if len(stack) == 0 {
+	return s.finish()
+}
+
+// The salvager's states: what the grammar accepts next.
+const (
+	wantValue = iota // at the start, after ':', after '[' or ',' in an array
+	wantKey          // after '{' or ',' in an object
+	wantColon        // after a key
+	wantNext         // after a value: ',' or a closer
+)
+
+// salvager reads a cut JSON text once, keeping only what the grammar
+// needs to close it: the open containers and what comes next.
+type salvager struct {
+	b     []byte
+	stack []byte // the open '{' and '['
+	state int
+	tok   int // start of the number or literal being read; -1 when none
+}
+
+// endToken goes on with a number or literal open before b[i]: inToken
+// while b[i] may be part of it; when it ends it must be valid JSON (ok).
+// A complete top-level value with more than spaces after it (else b would
+// be valid) is not JSON either.
+func (s *salvager) endToken(i int) (inToken, ok bool) {
+	if s.tok >= 0 {
+		if isTokenByte(s.b[i]) {
+			return true, true
+		}
+		if !json.Valid(s.b[s.tok:i]) {
+			return false, false
+		}
+		s.tok, s.state = -1, wantNext
+	}
+	return false, len(s.stack) > 0 || s.state != wantNext
+}
+
+// step reads the token at b[i] and returns where the next one starts. It
+// is done, with the salvaged text or nil, when b is not JSON or ends
+// inside the string starting at i.
+func (s *salvager) step(i int) (next int, out []byte, done bool) {
+	c := s.b[i]
+	ok := true
+	switch {
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+	case c == '"':
+		return s.str(i)
+	case c == ':' || c == ',':
+		ok = s.separator(c)
+	case c == '{' || c == '[':
+		ok = s.open(c)
+	case c == '}' || c == ']':
+		ok = s.close(i, c)
+	case isTokenByte(c):
+		ok = s.state == wantValue
+		s.tok = i
+	default:
+		ok = false
+	}
+	if !ok {
+		return 0, nil, true
+	}
+	return i + 1, nil, false
+}
+
+// str reads the string (a key or a value) whose quote is at b[i]. When b
+// ends inside it, the text is closed after what can be decoded, a key
+// getting the value null.
+func (s *salvager) str(i int) (next int, out []byte, done bool) {
+	if s.state != wantValue && s.state != wantKey {
+		return 0, nil, true
+	}
+	end, cut, ok := scanString(s.b, i)
+	if !ok {
+		return 0, nil, true
+	}
+	if end < 0 { // the cut is inside this string
+		out := append(append([]byte(nil), s.b[:cut]...), '"')
+		if s.state == wantKey {
+			out = append(out, ":null"...)
+		}
+		return 0, closeAll(out, s.stack), true
+	}
+	if s.state == wantKey {
+		s.state = wantColon
+	} else {
+		s.state = wantNext
+	}
+	return end, nil, false
+}
+
+// separator takes ':' after a key, or ',' after a value; a comma in an
+// object wants a key next.
+func (s *salvager) separator(c byte) bool {
+	if c == ':' {
+		if s.state != wantColon {
+			return false
+		}
+		s.state = wantValue
+		return true
+	}
+	if s.state != wantNext {
+		return false
+	}
+	s.state = wantValue
+	if s.stack[len(s.stack)-1] == '{' {
+		s.state = wantKey
+	}
+	return true
+}
+
+// open takes '{' or '[' where a value may stand.
+func (s *salvager) open(c byte) bool {
+	if s.state != wantValue {
+		return false
+	}
+	s.stack = append(s.stack, c)
+	s.state = wantValue
+	if c == '{' {
+		s.state = wantKey
+	}
+	return true
+}
+
+// close takes the closer c at b[i] of the innermost open container.
+// '{'+2 is '}' and '['+2 is ']'. A closer comes after a value or right
+// after its opener, never after ',' or ':'.
+func (s *salvager) close(i int, c byte) bool {
+	if len(s.stack) == 0 || s.stack[len(s.stack)-1]+2 != c {
+		return false
+	}
+	if s.state != wantNext && lastNonSpace(s.b[:i]) != s.stack[len(s.stack)-1] {
+		return false
+	}
+	s.stack = s.stack[:len(s.stack)-1]
+	s.state = wantNext
+	return true
+}
+
+// finish closes a text that ends inside a container (a complete text
+// would have been valid): a number or literal open at the cut is dropped
+// (it may have gone on), and so is a dangling comma; a key or colon
+// waiting for its value gets null; the open containers are closed.
+func (s *salvager) finish() []byte {
+	if len(s.stack) == 0 {
 		return nil // nothing, or a top-level number or literal cut off
 	}
-	end := len(b)
-	if tok >= 0 {
-		end = tok // the number or literal may have gone on: drop it
+	end := len(s.b)
+	if s.tok >= 0 {
+		end = s.tok
 	}
-	out := append([]byte(nil), trimSpace(b[:end])...)
-	switch state {
+	out := append([]byte(nil), trimSpace(s.b[:end])...)
+	switch s.state {
 	case wantValue, wantKey:
 		switch out[len(out)-1] {
 		case ',':
@@ -150,7 +210,7 @@ func salvageJSON(b []byte) []byte {
 	case wantColon:
 		out = append(out, ":null"...)
 	}
-	return closeAll(out, stack)
+	return closeAll(out, s.stack)
 }
 
 // isTokenByte reports whether c may be part of a number or a literal.

@@ -847,16 +847,49 @@ func separator(s string, p int) int {
 }
 
 // token reads one letter token at i: fillers ("option"), opening marks,
-// the letter(s), closing marks.
+// the letter(s), closing marks. Each stage is a step below; the token is
+// refused when the letters are part of a word, or when a mark is needed
+// (o.needMark) and neither a filler nor a closing mark gave one.
 func (x *extractor) token(s string, i int, o parseOpts, first bool) (tok, bool) {
-	k := i
-	skipSpace := func() {
-		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || (first && o.newline && (s[k] == '\n' || s[k] == '\r'))) {
-			k++
-		}
+	k, marked := skipFillers(s, i, o, first)
+	k, bold := skipOpeners(s, k)
+	if k >= len(s) || afterWord(s, k) {
+		return tok{}, false
 	}
-	skipSpace()
-	marked := o.boxed
+	run, j := letterRun(s, k)
+	if j == k {
+		return tok{}, false
+	}
+	mask, ok := x.runMask(run, o)
+	if !ok || wordGoesOn(s, j) {
+		return tok{}, false
+	}
+	j, closed, boldClose := skipClosers(s, j)
+	if o.needMark && !marked && !closed {
+		return tok{}, false
+	}
+	return tok{mask: mask, end: j, run: run, closed: closed, bold: bold || boldClose}, true
+}
+
+// skipBlanks skips spaces and tabs at k, and line breaks too when
+// newlines is set.
+func skipBlanks(s string, k int, newlines bool) int {
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || (newlines && (s[k] == '\n' || s[k] == '\r'))) {
+		k++
+	}
+	return k
+}
+
+// skipFillers skips blanks and up to three filler words before a letter:
+// any of firstFillers before a list's first letter ("clearly option"),
+// only "option" and its kin before a later one. It reports the position
+// after them and whether the letter is marked as an option (o.boxed, or a
+// filler "option…"/"choice…"). The first token may start on a new line
+// when o.newline allows.
+func skipFillers(s string, i int, o parseOpts, first bool) (k int, marked bool) {
+	newlines := first && o.newline
+	k = skipBlanks(s, i, newlines)
+	marked = o.boxed
 	fillers := laterFillers
 	if first {
 		fillers = firstFillers
@@ -869,13 +902,18 @@ func (x *extractor) token(s string, i int, o parseOpts, first bool) (tok, bool) 
 		if lw := strings.ToLower(w); strings.HasPrefix(lw, "option") || strings.HasPrefix(lw, "choice") {
 			marked = true
 		}
-		k += len(w)
-		skipSpace()
+		k = skipBlanks(s, k+len(w), newlines)
 	}
+	return k, marked
+}
+
+// skipOpeners skips the opening marks before a letter and the blanks after
+// each, and reports whether one of them was bold ("**", "__"). At most a
+// few are taken ("$\boxed{\text{(" is four): a long run of "*" or "(" is
+// not a wrapped letter, and scanning it from every position would be
+// quadratic.
+func skipOpeners(s string, k int) (int, bool) {
 	bold := false
-	// At most a few opening marks ("$\boxed{\text{(" is four): a long run of
-	// "*" or "(" is not a wrapped letter, and scanning it from every position
-	// would be quadratic.
 	for n, opened := 0, true; opened && n < 6; n++ {
 		opened = false
 		for _, op := range openers {
@@ -890,42 +928,54 @@ func (x *extractor) token(s string, i int, o parseOpts, first bool) (tok, bool) 
 			k++
 		}
 	}
-	if k >= len(s) {
-		return tok{}, false
+	return k, bold
+}
+
+// afterWord reports a letter at k that ends a word ("xA"): not a token.
+// After Chinese it is one ("答案是B"): Chinese has no spaces.
+func afterWord(s string, k int) bool {
+	if k == 0 {
+		return false
 	}
-	if k > 0 {
-		if prev, _ := utf8.DecodeLastRuneInString(s[:k]); isWordRune(prev) && !isCJK(prev) {
-			return tok{}, false // "xA": part of a word ("答案是B" is fine: Chinese has no spaces)
-		}
-	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:k])
+	return isWordRune(prev) && !isCJK(prev)
+}
+
+// letterRun reads the run of ASCII letters and digits at k, or else one
+// native option letter (Arabic, Bengali) as its Latin letter, and returns
+// it and where it ends (k when there is none).
+func letterRun(s string, k int) (string, int) {
 	j := k
 	for j < len(s) && isASCIIAlnum(s[j]) {
 		j++
 	}
-	run := s[k:j]
-	if j == k {
-		var n int
-		if run, n = nativeLetter(s[k:]); n == 0 {
-			return tok{}, false
-		}
-		j = k + n
+	if j > k {
+		return s[k:j], j
 	}
-	mask, ok := x.runMask(run, o)
-	if !ok {
-		return tok{}, false
+	run, n := nativeLetter(s[k:])
+	return run, k + n
+}
+
+// wordGoesOn reports letters that go on as a word at j: "A's", "A-based",
+// "A.I.", or a letter of another script.
+func wordGoesOn(s string, j int) bool {
+	if j >= len(s) {
+		return false
 	}
-	if j < len(s) {
-		c := s[j]
-		switch {
-		case (c == '\'' || c == '-' || c == '.') && j+1 < len(s) && isASCIIAlnum(s[j+1]):
-			return tok{}, false // "A's", "A-based", "A.I."
-		case c >= utf8.RuneSelf:
-			if r, _ := utf8.DecodeRuneInString(s[j:]); isWordRune(r) && !isCJK(r) {
-				return tok{}, false
-			}
-		}
+	c := s[j]
+	switch {
+	case (c == '\'' || c == '-' || c == '.') && j+1 < len(s) && isASCIIAlnum(s[j+1]):
+		return true
+	case c >= utf8.RuneSelf:
+		r, _ := utf8.DecodeRuneInString(s[j:])
+		return isWordRune(r) && !isCJK(r)
 	}
-	closed := false
+	return false
+}
+
+// skipClosers skips the closing marks after a letter, each after optional
+// blanks, and reports whether there was one and whether one was bold.
+func skipClosers(s string, j int) (end int, closed, bold bool) {
 	for {
 		q := j
 		for q < len(s) && (s[q] == ' ' || s[q] == '\t') {
@@ -941,13 +991,9 @@ func (x *extractor) token(s string, i int, o parseOpts, first bool) (tok, bool) 
 			}
 		}
 		if !hit {
-			break
+			return j, closed, bold
 		}
 	}
-	if o.needMark && !marked && !closed {
-		return tok{}, false
-	}
-	return tok{mask: mask, end: j, run: run, closed: closed, bold: bold}, true
 }
 
 // nativeLetters are the letters Arabic and Bengali MMLU translations label

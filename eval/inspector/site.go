@@ -199,6 +199,11 @@ func (s *Site) Run(id string) *Run {
 
 // loadRun reads a run folder; notes (paths found elsewhere than recorded,
 // a changed dataset, problem rows) go to logw, nil on reloads.
+//
+// The stages: read the folder and its records, note what is wrong with
+// its dataset (noteDataset), gather the questions with their records
+// (gatherQuestions) and what they hold (scoreShares), order the modes
+// (runModes), count progress, and take or make the summary.
 func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	first := logw != nil
 	if logw == nil {
@@ -224,79 +229,10 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 		return nil, err
 	}
 	qs, problems, qerr := folder.Questions()
-	if qerr != nil {
-		msg := fmt.Sprintf("question texts not shown: %v", qerr)
-		r.Problems = append(r.Problems, msg)
-		fmt.Fprintf(logw, "%s: %s\n", dir, msg)
-	} else if len(problems) > 0 {
-		fmt.Fprintf(logw, "%s: %s: %d rows with problems (as when the run was made)\n", dir, r.Config.Data, len(problems))
-	}
-	// Hashing a large dataset on every reload of a growing run is waste:
-	// the file does not change under a run being watched.
-	if first {
-		if w := folder.DataChanged(); w != "" {
-			fmt.Fprintln(logw, "warning: "+w)
-			s.sticky[id] = append(s.sticky[id], w)
-			r.Problems = append(r.Problems, w)
-		}
-	}
-	add := func(q bench.Question) *Question {
-		x := &Question{Question: q, Index: len(r.Questions), Records: map[string][]run.Record{}, Share: map[string]float64{}}
-		r.Questions = append(r.Questions, x)
-		r.byID[q.ID] = x
-		r.byPaper[q.PaperID] = append(r.byPaper[q.PaperID], x)
-		return x
-	}
-	for _, q := range qs {
-		if r.byID[q.ID] == nil {
-			add(q)
-		}
-	}
-	modes := map[string]bool{}
-	for _, rec := range recs {
-		q := r.byID[rec.QuestionID]
-		if q == nil {
-			// The dataset is gone or changed: show what the record knows.
-			q = add(bench.Question{ID: rec.QuestionID, PaperID: rec.PaperID, Type: rec.QuestionType, Answer: rec.Gold, Breakdown: rec.Breakdown})
-		}
-		q.Records[rec.Mode] = append(q.Records[rec.Mode], rec)
-		modes[rec.Mode] = true
-	}
-	fields, types := map[string]bool{}, map[string]bool{}
-	for _, q := range r.Questions {
-		for m, rs := range q.Records {
-			sort.Slice(rs, func(i, j int) bool { return rs[i].Run < rs[j].Run })
-			n, c := 0, 0
-			for _, x := range rs {
-				if run.Answered(x) {
-					n++
-					if x.Correct {
-						c++
-					}
-				}
-			}
-			q.Share[m] = -1
-			if n > 0 {
-				q.Share[m] = float64(c) / float64(n)
-			}
-		}
-		for f := range q.Breakdown {
-			fields[f] = true
-		}
-		if q.Type != "" {
-			types[q.Type] = true
-		}
-	}
-	r.Fields, r.Types = slices.Sorted(maps.Keys(fields)), slices.Sorted(maps.Keys(types))
-	for _, m := range r.Config.Modes {
-		if modes[m] || len(recs) == 0 {
-			r.Modes = append(r.Modes, m)
-			delete(modes, m)
-		}
-	}
-	extra := slices.Collect(maps.Keys(modes))
-	mode.Sort(extra)
-	r.Modes = append(r.Modes, extra...)
+	s.noteDataset(r, folder, len(problems), qerr, first, logw)
+	modes := r.gatherQuestions(qs, recs)
+	r.scoreShares()
+	r.Modes = runModes(r.Config.Modes, modes, len(recs) == 0)
 
 	// Expected records count every mode the run was asked for, those not
 	// started yet too, which r.Modes leaves out.
@@ -329,6 +265,108 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	}
 	r.Summary = run.Summarize(cfg, all, recs)
 	return r, nil
+}
+
+// noteDataset notes what is wrong with the run's dataset: unreadable
+// (question texts are not shown), rows with problems, and, on the first
+// load only, a dataset changed since the run (kept as a sticky problem).
+// Hashing a large dataset on every reload of a growing run is waste: the
+// file does not change under a run being watched.
+func (s *Site) noteDataset(r *Run, folder *runfolder.Folder, problems int, qerr error, first bool, logw io.Writer) {
+	if qerr != nil {
+		msg := fmt.Sprintf("question texts not shown: %v", qerr)
+		r.Problems = append(r.Problems, msg)
+		fmt.Fprintf(logw, "%s: %s\n", r.Dir, msg)
+	} else if problems > 0 {
+		fmt.Fprintf(logw, "%s: %s: %d rows with problems (as when the run was made)\n", r.Dir, r.Config.Data, problems)
+	}
+	if first {
+		if w := folder.DataChanged(); w != "" {
+			fmt.Fprintln(logw, "warning: "+w)
+			s.sticky[r.ID] = append(s.sticky[r.ID], w)
+			r.Problems = append(r.Problems, w)
+		}
+	}
+}
+
+// addQuestion appends q to the run's questions and indexes.
+func (r *Run) addQuestion(q bench.Question) *Question {
+	x := &Question{Question: q, Index: len(r.Questions), Records: map[string][]run.Record{}, Share: map[string]float64{}}
+	r.Questions = append(r.Questions, x)
+	r.byID[q.ID] = x
+	r.byPaper[q.PaperID] = append(r.byPaper[q.PaperID], x)
+	return x
+}
+
+// gatherQuestions lists the dataset's questions, then files each record
+// under its question and mode. A record whose question the dataset lacks
+// (the dataset is gone or changed) adds one made from what the record
+// knows. It returns the modes the records are in.
+func (r *Run) gatherQuestions(qs []bench.Question, recs []run.Record) map[string]bool {
+	for _, q := range qs {
+		if r.byID[q.ID] == nil {
+			r.addQuestion(q)
+		}
+	}
+	modes := map[string]bool{}
+	for _, rec := range recs {
+		q := r.byID[rec.QuestionID]
+		if q == nil {
+			q = r.addQuestion(bench.Question{ID: rec.QuestionID, PaperID: rec.PaperID, Type: rec.QuestionType, Answer: rec.Gold, Breakdown: rec.Breakdown})
+		}
+		q.Records[rec.Mode] = append(q.Records[rec.Mode], rec)
+		modes[rec.Mode] = true
+	}
+	return modes
+}
+
+// scoreShares orders each question's records by run and sets its share of
+// answered records that are correct, per mode (-1: none answered); and
+// collects the breakdown fields and question types present.
+func (r *Run) scoreShares() {
+	fields, types := map[string]bool{}, map[string]bool{}
+	for _, q := range r.Questions {
+		for m, rs := range q.Records {
+			sort.Slice(rs, func(i, j int) bool { return rs[i].Run < rs[j].Run })
+			n, c := 0, 0
+			for _, x := range rs {
+				if run.Answered(x) {
+					n++
+					if x.Correct {
+						c++
+					}
+				}
+			}
+			q.Share[m] = -1
+			if n > 0 {
+				q.Share[m] = float64(c) / float64(n)
+			}
+		}
+		for f := range q.Breakdown {
+			fields[f] = true
+		}
+		if q.Type != "" {
+			types[q.Type] = true
+		}
+	}
+	r.Fields, r.Types = slices.Sorted(maps.Keys(fields)), slices.Sorted(maps.Keys(types))
+}
+
+// runModes orders the modes to show: the configured ones that have
+// records (all of them while there are none), in the config's order, then
+// modes only the records know, in the modes' report order.
+func runModes(configured []string, seen map[string]bool, noRecords bool) []string {
+	seen = maps.Clone(seen)
+	var out []string
+	for _, m := range configured {
+		if seen[m] || noRecords {
+			out = append(out, m)
+			delete(seen, m)
+		}
+	}
+	extra := slices.Collect(maps.Keys(seen))
+	mode.Sort(extra)
+	return append(out, extra...)
 }
 
 // paper is one paper's stored passages.

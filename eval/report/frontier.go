@@ -638,123 +638,171 @@ func (a labelBox) overlaps(b labelBox) bool {
 // filled and joined by a step line, the others hollow, full ringed in
 // black and the cheapest point within full's interval ringed in green, over
 // a band showing full's interval.
+//
+// It is drawn back to front: the frame (band, grid, axes), the step line,
+// the points with their rings, their labels placed clear of each other,
+// and the legend in the right margin.
 func frontierChart(b *frontierBlock, byCost bool) *chart {
-	const left, right, top, bottom, size = 60.0, 190.0, 56.0, 50.0, 10.0
-	w, h := 860.0, 480.0
-	pw, ph := w-left-right, h-top-bottom
-	type pt struct {
-		i    int
-		x    float64
-		on   bool
-		full bool
+	pts := plotPoints(b, byCost)
+	xsv := make([]float64, len(pts))
+	for i, p := range pts {
+		xsv[i] = p.x
 	}
-	var pts []pt
-	var xsv []float64
+	f := frontierFrame{ax: newFrontierAxis(xsv), pw: frontierW - frontierLeft - frontierRight, ph: frontierH - frontierTop - frontierBottom}
+	title := "accuracy against mean prompt tokens per question"
+	if byCost {
+		title = "accuracy against mean cost per question"
+	}
+	c := &chart{W: frontierW, H: frontierH, Label: b.Model + ": " + title}
+	c.text(frontierLeft, 20, b.Model+": "+title, "start", 13)
+	full := fullPoint(b)
+	f.drawFrame(c, b, full, byCost)
+	f.drawSteps(c, b, pts)
+	best := b.Best
+	if byCost {
+		best = b.BestCost
+	}
+	spots, labelsAt := f.drawPoints(c, b, pts, best, byCost)
+	f.placeLabels(c, spots, labelsAt)
+	frontierLegend(c, b, pts, full, best)
+	return c
+}
+
+// The frontier chart's size and margins; the right margin holds the
+// legend.
+const (
+	frontierW, frontierH                                     = 860.0, 480.0
+	frontierLeft, frontierRight, frontierTop, frontierBottom = 60.0, 190.0, 56.0, 50.0
+	frontierLabelSize                                        = 10.0
+)
+
+// plotPoint is one point of the chart: its index in the block's points,
+// its x value, whether it is on the frontier plotted and whether it is
+// full.
+type plotPoint struct {
+	i    int
+	x    float64
+	on   bool
+	full bool
+}
+
+// plotPoints are the block's points the chart can place: all of them by
+// tokens, those with a cost by cost.
+func plotPoints(b *frontierBlock, byCost bool) []plotPoint {
+	var pts []plotPoint
 	for i, p := range b.Points {
 		switch {
 		case byCost && p.HasCost:
-			pts = append(pts, pt{i, p.Cost, p.CostFrontier, p.Full})
+			pts = append(pts, plotPoint{i, p.Cost, p.CostFrontier, p.Full})
 		case !byCost:
-			pts = append(pts, pt{i, p.Tokens, p.Frontier, p.Full})
-		default:
-			continue
+			pts = append(pts, plotPoint{i, p.Tokens, p.Frontier, p.Full})
 		}
-		xsv = append(xsv, pts[len(pts)-1].x)
 	}
-	ax := newFrontierAxis(xsv)
-	what, title := "prompt tokens", "accuracy against mean prompt tokens per question"
-	if byCost {
-		what, title = "cost", "accuracy against mean cost per question"
-	}
-	c := &chart{W: w, H: h, Label: b.Model + ": " + title}
-	X := func(v float64) float64 { return left + ax.frac(v)*pw }
-	Y := func(v float64) float64 { return top + (1-v)*ph }
-	c.text(left, 20, b.Model+": "+title, "start", 13)
+	return pts
+}
 
+// fullPoint is the block's (last) full point, or nil.
+func fullPoint(b *frontierBlock) *fpoint {
 	var full *fpoint
 	for i := range b.Points {
 		if b.Points[i].Full {
 			full = &b.Points[i]
 		}
 	}
+	return full
+}
+
+// frontierFrame maps values to the plot area: x along the axis, accuracy
+// (0 to 1) bottom to top.
+type frontierFrame struct {
+	ax     frontierAxis
+	pw, ph float64
+}
+
+func (f frontierFrame) X(v float64) float64 { return frontierLeft + f.ax.frac(v)*f.pw }
+func (f frontierFrame) Y(v float64) float64 { return frontierTop + (1-v)*f.ph }
+
+// drawFrame draws full's interval as a band, the grid with its tick
+// labels, the axes and their titles.
+func (f frontierFrame) drawFrame(c *chart, b *frontierBlock, full *fpoint, byCost bool) {
+	left, top, pw, ph := frontierLeft, frontierTop, f.pw, f.ph
 	if full != nil {
-		c.Rects = append(c.Rects, sRect{X: left, Y: Y(full.Hi), W: pw, H: math.Max(Y(full.Lo)-Y(full.Hi), 0.5), Fill: bandFill,
+		c.Rects = append(c.Rects, sRect{X: left, Y: f.Y(full.Hi), W: pw, H: math.Max(f.Y(full.Lo)-f.Y(full.Hi), 0.5), Fill: bandFill,
 			Title: fmt.Sprintf("full's 95%% interval: %s–%s%%", pct(full.Lo), pct(full.Hi))})
 	}
-	for _, v := range ax.ticks() {
-		c.line(X(v), top, X(v), top+ph, "#e5e5e5", 1, false)
+	for _, v := range f.ax.ticks() {
+		c.line(f.X(v), top, f.X(v), top+ph, "#e5e5e5", 1, false)
 		l := tokenTick(v)
 		if byCost {
 			l = "$" + costText(v)
 		}
-		c.text(X(v), top+ph+16, l, "middle", 11)
+		c.text(f.X(v), top+ph+16, l, "middle", 11)
 	}
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		c.line(left, Y(v), left+pw, Y(v), "#e5e5e5", 1, false)
-		c.text(left-6, Y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
+		c.line(left, f.Y(v), left+pw, f.Y(v), "#e5e5e5", 1, false)
+		c.text(left-6, f.Y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
 	}
 	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
 	c.line(left, top, left, top+ph, "#000", 1, false)
-	axis := b.Src.axis()
-	if b.Src.mixed() {
-		axis = "prompt tokens per question (log): server-reported, else assembled, cl100k"
-	}
-	if byCost {
-		axis = "mean cost per question, US$ (log scale)"
-		if !ax.log {
-			axis = "mean cost per question, US$ (linear: some cost is 0)"
-		}
-	}
-	c.text(left+pw/2, h-12, axis, "middle", 12)
+	c.text(left+pw/2, frontierH-12, frontierAxisTitle(b, byCost, f.ax.log), "middle", 12)
 	c.text(left-8, top-12, "acc %", "end", 11)
+}
 
-	// The step line: with a budget between two frontier points the best
-	// configuration is the cheaper one, so accuracy holds until the next.
-	var on []pt
+// frontierAxisTitle names the x axis: which token count, or the cost and
+// whether its scale is log (linear when some cost is 0).
+func frontierAxisTitle(b *frontierBlock, byCost, log bool) string {
+	if byCost {
+		if !log {
+			return "mean cost per question, US$ (linear: some cost is 0)"
+		}
+		return "mean cost per question, US$ (log scale)"
+	}
+	if b.Src.mixed() {
+		return "prompt tokens per question (log): server-reported, else assembled, cl100k"
+	}
+	return b.Src.axis()
+}
+
+// drawSteps draws the frontier as a step line: with a budget between two
+// frontier points the best configuration is the cheaper one, so accuracy
+// holds until the next.
+func (f frontierFrame) drawSteps(c *chart, b *frontierBlock, pts []plotPoint) {
+	var on []plotPoint
 	for _, p := range pts {
 		if p.on {
 			on = append(on, p)
 		}
 	}
-	slices.SortStableFunc(on, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
+	slices.SortStableFunc(on, func(a, b plotPoint) int { return cmp.Compare(a.x, b.x) })
 	for k := 1; k < len(on); k++ {
-		y0, y1 := Y(b.Points[on[k-1].i].Acc), Y(b.Points[on[k].i].Acc)
-		c.line(X(on[k-1].x), y0, X(on[k].x), y0, b.Colour, 2, false)
-		c.line(X(on[k].x), y0, X(on[k].x), y1, b.Colour, 2, false)
+		y0, y1 := f.Y(b.Points[on[k-1].i].Acc), f.Y(b.Points[on[k].i].Acc)
+		c.line(f.X(on[k-1].x), y0, f.X(on[k].x), y0, b.Colour, 2, false)
+		c.line(f.X(on[k].x), y0, f.X(on[k].x), y1, b.Colour, 2, false)
 	}
+}
 
-	best := b.Best
+// spot is where a point is drawn, rounded: points at the same spot share
+// one label.
+type spot struct{ x, y float64 }
+
+// drawPoints draws each point with its whiskers, filled when on the
+// frontier, hollow when dominated, grey for the oracle, ringed when it is
+// full or the cheapest within full's interval (best). It returns the
+// spots in drawing order and the labels at each.
+func (f frontierFrame) drawPoints(c *chart, b *frontierBlock, pts []plotPoint, best int, byCost bool) ([]spot, map[spot][]string) {
+	what := "prompt tokens"
 	if byCost {
-		best = b.BestCost
+		what = "cost"
 	}
-	var placed []labelBox
-	// Points at the same place share one label.
-	type spot struct{ x, y float64 }
 	labelsAt := map[spot][]string{}
 	var spots []spot
 	for _, p := range pts {
 		q := b.Points[p.i]
-		x, y := X(p.x), Y(q.Acc)
-		c.Lines = append(c.Lines, sLine{x, Y(q.Lo), x, Y(q.Hi), "#777", 1, false},
-			sLine{x - 3, Y(q.Lo), x + 3, Y(q.Lo), "#777", 1, false},
-			sLine{x - 3, Y(q.Hi), x + 3, Y(q.Hi), "#777", 1, false})
-		xs := q.TokensS + " prompt tokens"
-		if byCost {
-			xs = "US$ " + q.CostS
-		}
-		front := "dominated"
-		if p.on {
-			front = "on the frontier"
-		}
-		ci := sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: fmt.Sprintf("%s (%s): accuracy %s%%, %s per question, %s", q.Label, q.Dir, q.AccS, xs, front)}
-		switch {
-		case q.Ceiling:
-			ci.Fill, ci.Stroke = "#fff", "#999"
-			ci.Title = fmt.Sprintf("%s (%s): accuracy %s%%, %s per question; reads the gold evidence, so not a configuration", q.Label, q.Dir, q.AccS, xs)
-		case !p.on:
-			ci.Fill, ci.Stroke = "#fff", b.Colour
-		}
-		c.Circles = append(c.Circles, ci)
+		x, y := f.X(p.x), f.Y(q.Acc)
+		c.Lines = append(c.Lines, sLine{x, f.Y(q.Lo), x, f.Y(q.Hi), "#777", 1, false},
+			sLine{x - 3, f.Y(q.Lo), x + 3, f.Y(q.Lo), "#777", 1, false},
+			sLine{x - 3, f.Y(q.Hi), x + 3, f.Y(q.Hi), "#777", 1, false})
+		c.Circles = append(c.Circles, pointMarker(b, q, p.on, x, y, byCost))
 		if p.full {
 			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 9, Fill: "none", Stroke: "#000", Title: "full: the reference"})
 		}
@@ -769,54 +817,99 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 			labelsAt[s] = append(labelsAt[s], q.Label)
 		}
 	}
+	return spots, labelsAt
+}
+
+// pointMarker is a point's circle and its tooltip: filled on the
+// frontier, hollow when dominated, grey for the oracle, which reads the
+// gold evidence and so is no configuration.
+func pointMarker(b *frontierBlock, q fpoint, on bool, x, y float64, byCost bool) sCircle {
+	xs := q.TokensS + " prompt tokens"
+	if byCost {
+		xs = "US$ " + q.CostS
+	}
+	front := "dominated"
+	if on {
+		front = "on the frontier"
+	}
+	ci := sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: fmt.Sprintf("%s (%s): accuracy %s%%, %s per question, %s", q.Label, q.Dir, q.AccS, xs, front)}
+	switch {
+	case q.Ceiling:
+		ci.Fill, ci.Stroke = "#fff", "#999"
+		ci.Title = fmt.Sprintf("%s (%s): accuracy %s%%, %s per question; reads the gold evidence, so not a configuration", q.Label, q.Dir, q.AccS, xs)
+	case !on:
+		ci.Fill, ci.Stroke = "#fff", b.Colour
+	}
+	return ci
+}
+
+// labelPlace is a label's offset from its spot and its text anchor.
+type labelPlace struct {
+	dx, dy float64
+	anchor string
+}
+
+// labelPlaces are the places tried for a label, nearest first: right and
+// left of the spot, above and below, further out each round.
+var labelPlaces = []labelPlace{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"},
+	{10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"},
+	{10, -30, "start"}, {10, 38, "start"}, {-10, -30, "end"}, {-10, 38, "end"}}
+
+// placeLabels writes each spot's labels where they keep clear of the
+// markers and of the labels placed before them.
+func (f frontierFrame) placeLabels(c *chart, spots []spot, labelsAt map[spot][]string) {
+	var placed []labelBox
 	// Labels keep clear of the markers too.
 	for _, s := range spots {
 		placed = append(placed, labelBox{s.x - 6, s.y - 6, s.x + 6, s.y + 6})
 	}
 	for _, s := range spots {
 		text := strings.Join(labelsAt[s], "; ")
-		tw := float64(len([]rune(text))) * size * 0.6
-		type cand struct {
-			dx, dy float64
-			anchor string
-		}
-		cands := []cand{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"},
-			{10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"},
-			{10, -30, "start"}, {10, 38, "start"}, {-10, -30, "end"}, {-10, 38, "end"}}
-		// The first place that is inside the plot and clear of the labels
-		// placed so far; failing that, the one that overlaps fewest.
-		var chosen cand
-		var box labelBox
-		bestScore := math.MaxInt
-		for _, cd := range cands {
-			x0 := s.x + cd.dx
-			if cd.anchor == "end" {
-				x0 -= tw
-			}
-			bx := labelBox{x0, s.y + cd.dy - size, x0 + tw, s.y + cd.dy + 2}
-			score := 0
-			// Inside the plot: the legend has the right margin.
-			if bx.x0 < left || bx.x1 > left+pw || bx.y0 < 28 || bx.y1 > top+ph {
-				score += 1000
-			}
-			for _, o := range placed {
-				if o.overlaps(bx) {
-					score++
-				}
-			}
-			if score < bestScore {
-				chosen, box, bestScore = cd, bx, score
-			}
-			if score == 0 {
-				break
-			}
-		}
+		tw := float64(len([]rune(text))) * frontierLabelSize * 0.6
+		chosen, box := f.labelPlace(s, tw, placed)
 		placed = append(placed, box)
-		c.text(s.x+chosen.dx, s.y+chosen.dy, text, chosen.anchor, size)
+		c.text(s.x+chosen.dx, s.y+chosen.dy, text, chosen.anchor, frontierLabelSize)
 	}
+}
 
-	// Legend.
-	lx, ly := left+pw+20, top+10
+// labelPlace picks the first place for a label tw wide at spot s that is
+// inside the plot and clear of the boxes placed; failing that, the one
+// that overlaps fewest. It returns the place and the label's box there.
+func (f frontierFrame) labelPlace(s spot, tw float64, placed []labelBox) (labelPlace, labelBox) {
+	var chosen labelPlace
+	var box labelBox
+	bestScore := math.MaxInt
+	for _, cd := range labelPlaces {
+		x0 := s.x + cd.dx
+		if cd.anchor == "end" {
+			x0 -= tw
+		}
+		bx := labelBox{x0, s.y + cd.dy - frontierLabelSize, x0 + tw, s.y + cd.dy + 2}
+		score := 0
+		// Inside the plot: the legend has the right margin.
+		if bx.x0 < frontierLeft || bx.x1 > frontierLeft+f.pw || bx.y0 < 28 || bx.y1 > frontierTop+f.ph {
+			score += 1000
+		}
+		for _, o := range placed {
+			if o.overlaps(bx) {
+				score++
+			}
+		}
+		if score < bestScore {
+			chosen, box, bestScore = cd, bx, score
+		}
+		if score == 0 {
+			break
+		}
+	}
+	return chosen, box
+}
+
+// frontierLegend writes the legend in the right margin: the markers, the
+// step line, the whiskers, and full's ring, band and the cheapest point
+// within it where the chart has them.
+func frontierLegend(c *chart, b *frontierBlock, pts []plotPoint, full *fpoint, best int) {
+	lx, ly := frontierW-frontierRight+20, frontierTop+10
 	leg := func(draw func(x, y float64), s string) {
 		draw(lx+5, ly-4)
 		c.text(lx+16, ly, s, "start", 11)
@@ -829,26 +922,26 @@ func frontierChart(b *frontierBlock, byCost bool) *chart {
 		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: b.Colour, Title: "dominated"})
 	}, "dominated")
 	leg(func(x, y float64) { c.line(x-6, y, x+6, y, b.Colour, 2, false) }, "frontier (step)")
-	if slices.ContainsFunc(pts, func(p pt) bool { return b.Points[p.i].Ceiling }) {
+	if slices.ContainsFunc(pts, func(p plotPoint) bool { return b.Points[p.i].Ceiling }) {
 		leg(func(x, y float64) {
 			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: "#999", Title: "oracle"})
 		}, "oracle (gold evidence)")
 	}
 	leg(func(x, y float64) { c.line(x, y-6, x, y+6, "#777", 1, false) }, "95% Wilson interval")
-	if full != nil {
-		leg(func(x, y float64) {
-			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#000", Title: "full"})
-		}, "full (reference)")
-		leg(func(x, y float64) {
-			c.Rects = append(c.Rects, sRect{X: x - 6, Y: y - 6, W: 12, H: 12, Fill: bandFill, Title: "full's 95% interval"})
-		}, "full's 95% interval")
-		if best >= 0 && !b.Points[best].Full {
-			leg(func(x, y float64) {
-				c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's interval"})
-			}, "cheapest within full's CI")
-		}
+	if full == nil {
+		return
 	}
-	return c
+	leg(func(x, y float64) {
+		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#000", Title: "full"})
+	}, "full (reference)")
+	leg(func(x, y float64) {
+		c.Rects = append(c.Rects, sRect{X: x - 6, Y: y - 6, W: 12, H: 12, Fill: bandFill, Title: "full's 95% interval"})
+	}, "full's 95% interval")
+	if best >= 0 && !b.Points[best].Full {
+		leg(func(x, y float64) {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's interval"})
+		}, "cheapest within full's CI")
+	}
 }
 
 // svgFile is a standalone SVG document: charts stacked top to bottom, on

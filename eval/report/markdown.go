@@ -16,7 +16,8 @@ func md(s string) string { return mdRepl.Replace(s) }
 // Markdown writes the report's tables as Markdown (no charts).
 func Markdown(w io.Writer, runs []Run) error { return MarkdownWith(w, runs, WriteOptions{}) }
 
-// MarkdownWith is Markdown with optional sections.
+// MarkdownWith is Markdown with optional sections. Each section is
+// written by a function of its own, in the report's order.
 func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	p, err := build(runs)
 	if err != nil {
@@ -24,9 +25,27 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	}
 	var b strings.Builder
 	b.WriteString("# paperlens report\n\n")
-	run.MarkdownHead(&b, "model", "folder", "bench", "paradigm", "baseline", "runs", "questions", "records")
+	for _, section := range []func(*strings.Builder, *page){
+		writeRunsMarkdown, writeAccuracyMarkdown, writeEffectsMarkdown, writeTokensMarkdown,
+		writeRecallMarkdown, writeReasoningMarkdown, writeReasonByMarkdown, writeFlipsMarkdown,
+		writeMissMarkdown, writeFrontierMarkdown, writeToolsMarkdown,
+	} {
+		section(&b, p)
+	}
+	if opt.Published != nil {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", hPublished, publishedNote)
+		writePaperMarkdown(&b, ComparePublished(runs, *opt.Published), "###")
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// writeRunsMarkdown writes the table of runs, the incomplete ones, and
+// where each departs from its benchmark's paper.
+func writeRunsMarkdown(b *strings.Builder, p *page) {
+	run.MarkdownHead(b, "model", "folder", "bench", "paradigm", "baseline", "runs", "questions", "records")
 	for _, r := range p.Runs {
-		run.MarkdownRow(&b, md(r.Model), md(r.Dir), md(r.Bench), md(r.Paradigm), md(r.Baseline), fmt.Sprint(r.Runs), fmt.Sprint(r.Questions), r.Records)
+		run.MarkdownRow(b, md(r.Model), md(r.Dir), md(r.Bench), md(r.Paradigm), md(r.Baseline), fmt.Sprint(r.Runs), fmt.Sprint(r.Questions), r.Records)
 	}
 	for _, n := range p.Incomplete {
 		b.WriteString("\n**Incomplete run** " + md(n) + "\n")
@@ -34,14 +53,18 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	if len(p.Protocol) > 0 {
 		b.WriteString("\n## Protocol\n\nWhere each run departs from its benchmark's paper, and why.\n")
 		for _, x := range p.Protocol {
-			fmt.Fprintf(&b, "\n%s (%s):\n", md(x.Model), md(x.Dir))
+			fmt.Fprintf(b, "\n%s (%s):\n", md(x.Model), md(x.Dir))
 			for _, l := range x.Lines {
 				b.WriteString("- " + md(l) + "\n")
 			}
 		}
 	}
+}
 
-	fmt.Fprintf(&b, "\n## 1. %s\n\nAccuracy (%%), mean ± std over runs.\n\n", hAccuracy)
+// writeAccuracyMarkdown writes section 1: accuracy by mode and question
+// type, with misses, recall, truncation, tokens and cost.
+func writeAccuracyMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 1. %s\n\nAccuracy (%%), mean ± std over runs.\n\n", hAccuracy)
 	head := []string{"model", "mode"}
 	for _, t := range p.Acc.Types {
 		head = append(head, md(t))
@@ -50,133 +73,157 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	if p.Acc.HasCost {
 		head = append(head, "cost US$")
 	}
-	run.MarkdownHead(&b, head...)
+	run.MarkdownHead(b, head...)
 	for _, r := range p.Acc.Rows {
 		cells := append([]string{md(r.Model), md(r.Mode)}, r.Cells...)
 		cells = append(cells, "**"+r.Overall+"**", fmt.Sprint(r.N), r.Miss, r.Recall, fmt.Sprint(r.Truncated), r.Tokens)
 		if p.Acc.HasCost {
 			cells = append(cells, r.Cost)
 		}
-		run.MarkdownRow(&b, cells...)
+		run.MarkdownRow(b, cells...)
 	}
 	b.WriteString("\nTruncated: replies cut by the token limit before an answer (counted wrong). Tokens per question are the server's counts over every record: prompt · completion (reasoning).")
 	if p.Acc.HasCost {
 		b.WriteString(" Cost is those tokens at the run's --price, over all its runs.")
 	}
 	b.WriteString("\n")
+}
 
-	fmt.Fprintf(&b, "\n## 2. %s\n\n", hEffect)
+// writeEffectsMarkdown writes section 2: each mode against the baseline.
+func writeEffectsMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 2. %s\n\n", hEffect)
 	if len(p.Effects) == 0 {
 		b.WriteString("No run has effects against a baseline.\n")
 	}
 	for _, e := range p.Effects {
-		fmt.Fprintf(&b, "### %s (baseline: %s)\n\n", md(e.Model), md(e.Baseline))
-		run.MarkdownHead(&b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall", "n")
+		fmt.Fprintf(b, "### %s (baseline: %s)\n\n", md(e.Model), md(e.Baseline))
+		run.MarkdownHead(b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall", "n")
 		for _, r := range e.Rows {
-			run.MarkdownRow(&b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
+			run.MarkdownRow(b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
 		}
 		b.WriteString("\n")
 	}
+}
 
-	fmt.Fprintf(&b, "\n## 3. %s\n\n", hTokens)
+// writeTokensMarkdown writes section 3: prompt tokens against accuracy.
+func writeTokensMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 3. %s\n\n", hTokens)
 	if len(p.Tokens) == 0 {
 		b.WriteString("No mode has a prompt token count.\n")
-	} else {
-		b.WriteString(p.TokensTab)
-		if p.TokensOut > 0 {
-			fmt.Fprintf(&b, " %d mode(s) with no token count are left out.", p.TokensOut)
-		}
-		b.WriteString(" The HTML report plots these.\n\n")
-		run.MarkdownHead(&b, "model", "mode", "prompt tokens/q", "counted by", "accuracy (%)")
-		for _, t := range p.Tokens {
-			run.MarkdownRow(&b, md(t.Model), md(t.Mode), t.TokensS, t.Source, t.AccS)
-		}
+		return
 	}
+	b.WriteString(p.TokensTab)
+	if p.TokensOut > 0 {
+		fmt.Fprintf(b, " %d mode(s) with no token count are left out.", p.TokensOut)
+	}
+	b.WriteString(" The HTML report plots these.\n\n")
+	run.MarkdownHead(b, "model", "mode", "prompt tokens/q", "counted by", "accuracy (%)")
+	for _, t := range p.Tokens {
+		run.MarkdownRow(b, md(t.Model), md(t.Mode), t.TokensS, t.Source, t.AccS)
+	}
+}
 
-	fmt.Fprintf(&b, "\n## 4. %s\n\n", hRecall)
+// writeRecallMarkdown writes section 4: evidence recall against accuracy.
+func writeRecallMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 4. %s\n\n", hRecall)
 	if len(p.Recall) == 0 {
 		b.WriteString("No mode reports evidence recall.\n")
-	} else {
-		run.MarkdownHead(&b, "model", "mode", "evidence recall", "accuracy (%)")
-		for _, r := range p.Recall {
-			run.MarkdownRow(&b, md(r.Model), md(r.Mode), r.RecallS, r.AccS)
-		}
+		return
 	}
+	run.MarkdownHead(b, "model", "mode", "evidence recall", "accuracy (%)")
+	for _, r := range p.Recall {
+		run.MarkdownRow(b, md(r.Model), md(r.Mode), r.RecallS, r.AccS)
+	}
+}
 
-	fmt.Fprintf(&b, "\n## 5. %s\n\n", hReasoning)
+// writeReasoningMarkdown writes section 5: accuracy by reasoning length.
+func writeReasoningMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 5. %s\n\n", hReasoning)
 	if len(p.Reason) == 0 {
 		b.WriteString("No record carries reasoning text.\n")
-	} else {
-		b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters.\n\n")
-		run.MarkdownHead(&b, append([]string{"model"}, bucketNames...)...)
-		for _, r := range p.Reason {
-			cells := []string{md(r.Model)}
-			for _, c := range r.Cells {
-				cells = append(cells, c.Text)
-			}
-			run.MarkdownRow(&b, cells...)
-		}
+		return
 	}
+	b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters.\n\n")
+	run.MarkdownHead(b, append([]string{"model"}, bucketNames...)...)
+	for _, r := range p.Reason {
+		cells := []string{md(r.Model)}
+		for _, c := range r.Cells {
+			cells = append(cells, c.Text)
+		}
+		run.MarkdownRow(b, cells...)
+	}
+}
 
-	fmt.Fprintf(&b, "\n## 6. %s\n\n", hReasonBy)
+// writeReasonByMarkdown writes section 6: reasoning length by a breakdown
+// field's values.
+func writeReasonByMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 6. %s\n\n", hReasonBy)
 	if len(p.ReasonBy) == 0 {
 		b.WriteString("No run reports reasoning length by a breakdown field.\n")
 	}
 	for _, t := range p.ReasonBy {
-		fmt.Fprintf(&b, "### by %s\n\nMean reasoning per answer: tokens as the server counted them, characters of reasoning text.\n\n", md(t.Field))
+		fmt.Fprintf(b, "### by %s\n\nMean reasoning per answer: tokens as the server counted them, characters of reasoning text.\n\n", md(t.Field))
 		head := []string{"model", "mode"}
 		for _, v := range t.Values {
 			head = append(head, md(v))
 		}
-		run.MarkdownHead(&b, head...)
+		run.MarkdownHead(b, head...)
 		for _, r := range t.Rows {
-			run.MarkdownRow(&b, append([]string{md(r.Model), md(r.Mode)}, r.Cells...)...)
+			run.MarkdownRow(b, append([]string{md(r.Model), md(r.Mode)}, r.Cells...)...)
 		}
 		b.WriteString("\n")
 	}
+}
 
-	fmt.Fprintf(&b, "\n## 7. %s\n\n", hFlips)
+// writeFlipsMarkdown writes section 7: questions a reasoning run gets
+// wrong that a base or cot run of the same model gets right, and the
+// reverse.
+func writeFlipsMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 7. %s\n\n", hFlips)
 	if len(p.Flips) == 0 {
 		b.WriteString("No reasoning run has a base or cot run of the same model on the same data beside it.\n")
 	} else {
 		b.WriteString("A reasoning run against a base or cot run of the same model on the same data, per mode: questions right (a majority of scored runs) without reasoning and wrong with it, and the reverse.\n\n")
 	}
 	for _, f := range p.Flips {
-		fmt.Fprintf(&b, "### %s: %s → %s\n\n", md(f.Model), md(f.Base), md(f.Reason))
-		run.MarkdownHead(&b, "mode", "paired questions", "right→wrong", "wrong→right", "right→wrong questions")
+		fmt.Fprintf(b, "### %s: %s → %s\n\n", md(f.Model), md(f.Base), md(f.Reason))
+		run.MarkdownHead(b, "mode", "paired questions", "right→wrong", "wrong→right", "right→wrong questions")
 		for _, r := range f.Rows {
-			run.MarkdownRow(&b, md(r.Mode), fmt.Sprint(r.N), fmt.Sprint(r.Lost), fmt.Sprint(r.Gained), r.list(md))
+			run.MarkdownRow(b, md(r.Mode), fmt.Sprint(r.N), fmt.Sprint(r.Lost), fmt.Sprint(r.Gained), r.list(md))
 		}
 		b.WriteString("\n")
 	}
+}
 
-	fmt.Fprintf(&b, "\n## 8. %s\n\n", hMiss)
-	head = []string{"model"}
+// writeMissMarkdown writes section 8: miss rates by model and mode.
+func writeMissMarkdown(b *strings.Builder, p *page) {
+	fmt.Fprintf(b, "\n## 8. %s\n\n", hMiss)
+	head := []string{"model"}
 	for _, m := range p.Miss.Modes {
 		head = append(head, md(m))
 	}
-	run.MarkdownHead(&b, head...)
+	run.MarkdownHead(b, head...)
 	for _, r := range p.Miss.Rows {
-		run.MarkdownRow(&b, append([]string{md(r.Model)}, r.Cells...)...)
+		run.MarkdownRow(b, append([]string{md(r.Model)}, r.Cells...)...)
 	}
-	writeFrontierMarkdown(&b, p)
-	if tr := p.Tools; len(tr) > 0 {
-		fmt.Fprintf(&b, "\n## 10. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
-		head = []string{"model", "mode", "n", "calls/q", "no tool"}
-		for _, c := range callBuckets {
-			head = append(head, c+" calls")
-		}
-		run.MarkdownHead(&b, head...)
-		for _, r := range tr {
-			run.MarkdownRow(&b, append([]string{md(r.Model), md(r.Mode), fmt.Sprint(r.N), r.MeanCalls, r.NoTool}, r.ByCalls...)...)
-		}
+}
+
+// writeToolsMarkdown writes section 10, for runs with a tool mode only:
+// tool calls per question and accuracy by the number of calls.
+func writeToolsMarkdown(b *strings.Builder, p *page) {
+	tr := p.Tools
+	if len(tr) == 0 {
+		return
 	}
-	if opt.Published != nil {
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n", hPublished, publishedNote)
-		writePaperMarkdown(&b, ComparePublished(runs, *opt.Published), "###")
+	fmt.Fprintf(b, "\n## 10. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
+	head := []string{"model", "mode", "n", "calls/q", "no tool"}
+	for _, c := range callBuckets {
+		head = append(head, c+" calls")
 	}
-	_, err = io.WriteString(w, b.String())
-	return err
+	run.MarkdownHead(b, head...)
+	for _, r := range tr {
+		run.MarkdownRow(b, append([]string{md(r.Model), md(r.Mode), fmt.Sprint(r.N), r.MeanCalls, r.NoTool}, r.ByCalls...)...)
+	}
 }
 
 // writeFrontierMarkdown writes section 9: per model the points as a table

@@ -30,26 +30,50 @@ type group struct {
 // not fit ends the expansion, so no block has a hole. Hits the paper as
 // stored does not hold stay alone. Blocks come best hit first.
 func expand(hits []retrieve.Hit, p paperInfo, n, room int) []group {
-	single := func(h retrieve.Hit) group {
-		ord := -1
-		if o, ok := p.ordinals[h.PassageID]; ok {
-			ord = o
-		}
-		return group{id: h.PassageID, rank: h.Rank, score: h.Score, ordinal: ord, text: h.Text, texts: []string{h.Text},
-			items: []ContextItem{{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score}}}
-	}
-	var out []group
 	if n <= 0 || len(p.passages) == 0 {
+		var out []group
 		for _, h := range hits {
-			out = append(out, single(h))
+			out = append(out, singleGroup(h, p))
 		}
 		return out
 	}
-	hitAt := map[int]retrieve.Hit{}
+	hitAt, out, room := placeHits(hits, p, room)
+	keep := map[int]bool{}
+	for o := range hitAt {
+		keep[o] = true
+	}
+	for _, c := range neighbours(hitAt, n, len(p.passages)) {
+		t := p.passages[c.ord].Tokens
+		if t > room {
+			break
+		}
+		keep[c.ord] = true
+		room -= t
+	}
+	out = append(out, mergeRuns(keep, hitAt, p)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
+	return out
+}
+
+// singleGroup is hit h alone as a group.
+func singleGroup(h retrieve.Hit, p paperInfo) group {
+	ord := -1
+	if o, ok := p.ordinals[h.PassageID]; ok {
+		ord = o
+	}
+	return group{id: h.PassageID, rank: h.Rank, score: h.Score, ordinal: ord, text: h.Text, texts: []string{h.Text},
+		items: []ContextItem{{PassageID: h.PassageID, Rank: h.Rank, Score: h.Score}}}
+}
+
+// placeHits finds each hit's passage in the paper as stored: hitAt maps
+// an ordinal to its (first) hit. Hits the paper does not hold come back
+// alone, as groups. room is what is left once the placed hits are in.
+func placeHits(hits []retrieve.Hit, p paperInfo, room int) (hitAt map[int]retrieve.Hit, alone []group, left int) {
+	hitAt = map[int]retrieve.Hit{}
 	for _, h := range hits {
 		o, ok := p.ordinals[h.PassageID]
 		if !ok || o < 0 || o >= len(p.passages) || p.passages[o].PassageID != h.PassageID {
-			out = append(out, single(h))
+			alone = append(alone, singleGroup(h, p))
 			continue
 		}
 		if _, dup := hitAt[o]; !dup {
@@ -57,21 +81,32 @@ func expand(hits []retrieve.Hit, p paperInfo, n, room int) []group {
 			room -= p.passages[o].Tokens
 		}
 	}
-	type cand struct{ ord, dist, rank int }
-	near := map[int]cand{}
+	return hitAt, alone, room
+}
+
+// neighbour is a passage next to a hit: its ordinal, its distance from
+// the nearest hit and that hit's rank.
+type neighbour struct{ ord, dist, rank int }
+
+// neighbours lists the passages within n of a hit (of a paper of size
+// passages), each by its nearest hit (ties: the better hit), in the order
+// they are added: nearest first, then by the hit's rank, then in the
+// paper's order.
+func neighbours(hitAt map[int]retrieve.Hit, n, size int) []neighbour {
+	near := map[int]neighbour{}
 	for o, h := range hitAt {
 		for d := 1; d <= n; d++ {
 			for _, x := range []int{o - d, o + d} {
-				if _, isHit := hitAt[x]; isHit || x < 0 || x >= len(p.passages) {
+				if _, isHit := hitAt[x]; isHit || x < 0 || x >= size {
 					continue
 				}
 				if c, seen := near[x]; !seen || d < c.dist || d == c.dist && h.Rank < c.rank {
-					near[x] = cand{x, d, h.Rank}
+					near[x] = neighbour{x, d, h.Rank}
 				}
 			}
 		}
 	}
-	cands := make([]cand, 0, len(near))
+	cands := make([]neighbour, 0, len(near))
 	for _, c := range near {
 		cands = append(cands, c)
 	}
@@ -85,23 +120,18 @@ func expand(hits []retrieve.Hit, p paperInfo, n, room int) []group {
 		}
 		return a.ord < b.ord
 	})
-	keep := map[int]bool{}
-	for o := range hitAt {
-		keep[o] = true
-	}
-	for _, c := range cands {
-		t := p.passages[c.ord].Tokens
-		if t > room {
-			break
-		}
-		keep[c.ord] = true
-		room -= t
-	}
+	return cands
+}
+
+// mergeRuns turns the kept ordinals into blocks of consecutive passages,
+// in the paper's order.
+func mergeRuns(keep map[int]bool, hitAt map[int]retrieve.Hit, p paperInfo) []group {
 	ords := make([]int, 0, len(keep))
 	for o := range keep {
 		ords = append(ords, o)
 	}
 	sort.Ints(ords)
+	var out []group
 	for i := 0; i < len(ords); {
 		j := i + 1
 		for j < len(ords) && ords[j] == ords[j-1]+1 {
@@ -110,7 +140,6 @@ func expand(hits []retrieve.Hit, p paperInfo, n, room int) []group {
 		out = append(out, block(ords[i:j], hitAt, p))
 		i = j
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
 	return out
 }
 

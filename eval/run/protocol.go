@@ -13,45 +13,103 @@ import (
 // setting (summary.json "protocol"): the paper's value, the run's, whether
 // they match and, where not, why (a flag the user gave, a server's
 // refusal, an offline default).
+//
+// The run's settings are observed group by group (sampling, prompt,
+// retrieval, dense encoder, web, scoring), only for what its modes use,
+// then compared with the paper's.
 func Protocol(cfg Config) protocol.Record {
 	t := protocol.For(cfg.Bench)
-	obs := map[string]protocol.Observed{}
-	// given is the reason of a value the user asked for with a flag.
-	given := func(flags ...string) string {
-		for _, f := range flags {
-			if cfg.setByUser(f) {
-				return "--" + f + " given"
-			}
+	o := observer{cfg: cfg, obs: map[string]protocol.Observed{}}
+	o.sampling()
+	u := usesOf(cfg)
+	if u.paper || u.retrieval {
+		o.set(protocol.ContextBudget, strconv.Itoa(cfg.Budget), "budget")
+	}
+	o.obs[protocol.Prompt] = promptObserved(cfg)
+	if u.retrieval {
+		o.retrieval()
+	}
+	if u.bm25 {
+		o.bm25()
+	}
+	if u.dense {
+		o.dense(t)
+	}
+	if u.web {
+		o.web()
+	}
+	o.scoring()
+	rec := t.Compare(cfg.Paradigm, o.obs)
+	// A matching setting that came from a flag still says so.
+	for i, c := range rec.Settings {
+		if c.Match && c.Why == "" {
+			rec.Settings[i].Why = o.obs[c.Name].Why
 		}
-		return ""
 	}
-	set := func(name, value string, flags ...string) {
-		obs[name] = protocol.Observed{Value: value, Why: given(flags...)}
-	}
-	floatText := func(p *float64) string {
-		if p == nil {
-			return protocol.None
+	return rec
+}
+
+// observer collects a run's observed settings.
+type observer struct {
+	cfg Config
+	obs map[string]protocol.Observed
+}
+
+// given is the reason of a value the user asked for with one of flags.
+func (o observer) given(flags ...string) string {
+	for _, f := range flags {
+		if o.cfg.setByUser(f) {
+			return "--" + f + " given"
 		}
-		return strconv.FormatFloat(*p, 'g', -1, 64)
 	}
-	set(protocol.Temperature, floatText(cfg.Temperature), "temperature")
-	set(protocol.TopP, floatText(cfg.TopP), "top-p")
+	return ""
+}
+
+// set observes a setting's value, given by the user when one of flags was.
+func (o observer) set(name, value string, flags ...string) {
+	o.obs[name] = protocol.Observed{Value: value, Why: o.given(flags...)}
+}
+
+// floatText is a sampling value as the protocol states it.
+func floatText(p *float64) string {
+	if p == nil {
+		return protocol.None
+	}
+	return strconv.FormatFloat(*p, 'g', -1, 64)
+}
+
+// sampling observes the request's sampling settings, those the server
+// refused (dropped) included, and the number of runs.
+func (o observer) sampling() {
+	cfg := o.cfg
+	o.set(protocol.Temperature, floatText(cfg.Temperature), "temperature")
+	o.set(protocol.TopP, floatText(cfg.TopP), "top-p")
 	// Only temperature and top_p are ever dropped (Config.droppable), and
 	// their request names are the settings' names.
 	for _, d := range cfg.Dropped {
-		obs[d.Param] = protocol.Observed{Value: protocol.None, Why: d.Why}
+		o.obs[d.Param] = protocol.Observed{Value: protocol.None, Why: d.Why}
 	}
-	set(protocol.MaxTokens, strconv.Itoa(cfg.MaxTokens), "max-tokens", "max-completion-tokens")
-	set(protocol.Runs, strconv.Itoa(cfg.Runs), "runs")
+	o.set(protocol.MaxTokens, strconv.Itoa(cfg.MaxTokens), "max-tokens", "max-completion-tokens")
+	o.set(protocol.Runs, strconv.Itoa(cfg.Runs), "runs")
+}
 
-	var usesPaper, usesRetrieval, usesDense, usesBM25, usesWeb bool
+// uses says what a run's modes use: the paper in context, retrieval, and
+// which retrievers, the web.
+type uses struct {
+	paper, retrieval, dense, bm25, web bool
+}
+
+// usesOf looks up every mode of the run. Self-route ranks with
+// RouteRetriever and a search_paper tool with ToolRetriever.
+func usesOf(cfg Config) uses {
+	var u uses
 	for _, name := range cfg.Modes {
 		m, ok := mode.Lookup(name)
 		if !ok {
 			continue
 		}
-		usesPaper = usesPaper || m.NeedsPaper()
-		usesRetrieval = usesRetrieval || m.NeedsIndex()
+		u.paper = u.paper || m.NeedsPaper()
+		u.retrieval = u.retrieval || m.NeedsIndex()
 		r := m.Retriever
 		if m.Route {
 			r = cfg.RouteRetriever
@@ -59,100 +117,113 @@ func Protocol(cfg Config) protocol.Record {
 		if len(m.Tools) > 0 && m.HasTool(mode.ToolSearchPaper) {
 			r = cfg.ToolRetriever
 		}
-		usesDense = usesDense || r == "dense" || r == "hybrid"
-		usesBM25 = usesBM25 || r == "bm25" || r == "hybrid"
-		usesWeb = usesWeb || m.Web || m.HasTool(mode.ToolWebSearch)
+		u.dense = u.dense || r == "dense" || r == "hybrid"
+		u.bm25 = u.bm25 || r == "bm25" || r == "hybrid"
+		u.web = u.web || m.Web || m.HasTool(mode.ToolWebSearch)
 	}
-	if usesPaper || usesRetrieval {
-		set(protocol.ContextBudget, strconv.Itoa(cfg.Budget), "budget")
+	return u
+}
+
+// promptObserved is the prompt the run rendered: LPFQA's, the paradigm's
+// ElaipBench prompt, or one the user chose (a prompt folder, CoT's
+// answer-line prompt).
+func promptObserved(cfg Config) protocol.Observed {
+	switch {
+	case cfg.PromptDir != "":
+		return protocol.Observed{Value: protocol.PromptCustom, Why: "--prompt-dir " + cfg.PromptDir + " given"}
+	case cfg.Paradigm == CoT && cfg.CoTPrompt == CoTAnswerLine:
+		return protocol.Observed{Value: protocol.PromptAnswerLine, Why: "--cot-prompt answer-line given"}
+	case cfg.Bench == "lpfqa":
+		return protocol.Observed{Value: protocol.PromptLPFQA}
 	}
-	if cfg.Bench == "lpfqa" {
-		obs[protocol.Prompt] = protocol.Observed{Value: protocol.PromptLPFQA}
-	} else {
-		obs[protocol.Prompt] = protocol.Observed{Value: promptVariant(cfg)}
+	return protocol.Observed{Value: promptVariant(cfg)}
+}
+
+// retrieval observes the query, k, passage size and tokenizer.
+func (o observer) retrieval() {
+	cfg := o.cfg
+	o.set(protocol.Query, cfg.QueryForm, "query")
+	o.set(protocol.K, strconv.Itoa(cfg.K), "k")
+	o.set(protocol.PassageTokens, strconv.Itoa(cfg.MaxPassageTokens), "max-passage-tokens")
+	o.obs[protocol.Tokenizer] = protocol.Observed{Value: protocol.Cl100k}
+}
+
+// bm25 observes the BM25 scorer. A folder written before --bm25 existed
+// ranked with Bleve.
+func (o observer) bm25() {
+	o.set(protocol.BM25, o.cfg.BM25, "bm25")
+	if o.cfg.BM25 == "" {
+		o.obs[protocol.BM25] = protocol.Observed{Value: protocol.BleveScorer, Why: "the run predates --bm25, when bm25 within a paper was Bleve's"}
 	}
-	if cfg.PromptDir != "" {
-		obs[protocol.Prompt] = protocol.Observed{Value: protocol.PromptCustom, Why: "--prompt-dir " + cfg.PromptDir + " given"}
-	} else if cfg.Paradigm == CoT && cfg.CoTPrompt == CoTAnswerLine {
-		obs[protocol.Prompt] = protocol.Observed{Value: protocol.PromptAnswerLine, Why: "--cot-prompt answer-line given"}
+}
+
+// dense observes the dense encoder. An OpenAI-compatible embedder serving
+// BGE-m3 is the paper's encoder, whatever its provenance suffix; the
+// offline LSA encoder says why it stands in, as the table t does.
+func (o observer) dense(t protocol.Table) {
+	enc := o.cfg.Embedder
+	if enc == "" {
+		enc = "unknown"
 	}
-	if usesRetrieval {
-		set(protocol.Query, cfg.QueryForm, "query")
-		set(protocol.K, strconv.Itoa(cfg.K), "k")
-		set(protocol.PassageTokens, strconv.Itoa(cfg.MaxPassageTokens), "max-passage-tokens")
-		obs[protocol.Tokenizer] = protocol.Observed{Value: protocol.Cl100k}
+	ob := protocol.Observed{Value: enc, Why: o.given("embedder")}
+	if strings.Contains(strings.ToLower(enc), "bge-m3") {
+		ob.Value = protocol.BGEM3
 	}
-	if usesBM25 {
-		set(protocol.BM25, cfg.BM25, "bm25")
-		if cfg.BM25 == "" {
-			// A folder written before --bm25 existed ranked with Bleve.
-			obs[protocol.BM25] = protocol.Observed{Value: protocol.BleveScorer, Why: "the run predates --bm25, when bm25 within a paper was Bleve's"}
+	if ob.Why == "" && strings.HasPrefix(enc, protocol.LSA) {
+		s, _ := t.Setting(protocol.DenseEncoder)
+		ob.Why = s.Why
+	}
+	o.obs[protocol.DenseEncoder] = ob
+}
+
+// web observes the web search settings; the query defaults to question
+// and title for ElaipBench, the question elsewhere.
+func (o observer) web() {
+	cfg := o.cfg
+	o.set(protocol.WebProvider, cfg.WebProvider, "web-provider")
+	o.set(protocol.WebResults, strconv.Itoa(cfg.WebResults), "web-results")
+	o.set(protocol.WebTokens, strconv.Itoa(cfg.WebTokens), "web-tokens")
+	wq := cfg.WebQuery
+	if wq == "" {
+		wq = protocol.QuestionTitle
+		if cfg.Bench != "elaipbench" {
+			wq = "question"
 		}
 	}
-	if usesDense {
-		enc := cfg.Embedder
-		if enc == "" {
-			enc = "unknown"
-		}
-		o := protocol.Observed{Value: enc, Why: given("embedder")}
-		// An OpenAI-compatible embedder serving BGE-m3 is the paper's
-		// encoder, whatever its provenance suffix.
-		if strings.Contains(strings.ToLower(enc), "bge-m3") {
-			o.Value = protocol.BGEM3
-		}
-		if o.Why == "" && strings.HasPrefix(enc, protocol.LSA) {
-			s, _ := t.Setting(protocol.DenseEncoder)
-			o.Why = s.Why
-		}
-		obs[protocol.DenseEncoder] = o
-	}
-	if usesWeb {
-		set(protocol.WebProvider, cfg.WebProvider, "web-provider")
-		set(protocol.WebResults, strconv.Itoa(cfg.WebResults), "web-results")
-		set(protocol.WebTokens, strconv.Itoa(cfg.WebTokens), "web-tokens")
-		wq := cfg.WebQuery
-		if wq == "" {
-			wq = protocol.QuestionTitle
-			if cfg.Bench != "elaipbench" {
-				wq = "question"
-			}
-		}
-		set(protocol.WebQuery, wq, "web-query")
-	}
+	o.set(protocol.WebQuery, wq, "web-query")
+}
+
+// scoring observes cache sharing, credit for reasoning text, the
+// denominator and the judge: exact match, or for LPFQA the judge model
+// (none without --judge-model, which also makes its multiple-choice rows
+// extracted rather than judged).
+func (o observer) scoring() {
+	cfg := o.cfg
 	share := protocol.SharePerMode
 	if cfg.SharePrompts {
 		share = protocol.ShareIdentical
 	}
-	set(protocol.CacheSharing, share, "share-identical-prompts")
+	o.set(protocol.CacheSharing, share, "share-identical-prompts")
 	credit := protocol.NoCredit
 	if cfg.ExtractFromReasoning {
 		credit = protocol.ExtractReasoning
 	}
-	set(protocol.ReasoningText, credit, "extract-from-reasoning")
-	obs[protocol.Denominator] = protocol.Observed{Value: protocol.AllQuestions}
-
-	if cfg.Bench == "lpfqa" {
-		j := protocol.Observed{Value: protocol.None, Why: "no --judge-model: no accuracy is reported"}
-		if cfg.JudgeModel != "" {
-			j = protocol.Observed{Value: protocol.JudgeLLM, Why: "judge " + cfg.JudgeModel}
-		}
-		obs[protocol.Judge] = j
-		mcq := protocol.Observed{Value: cfg.LPFQAMCQ, Why: given("lpfqa-mcq")}
-		if cfg.JudgeModel == "" && cfg.LPFQAMCQ == protocol.MCQJudged {
-			mcq = protocol.Observed{Value: protocol.MCQExtract, Why: "no --judge-model: multiple-choice letters are extracted, reported apart"}
-		}
-		obs[protocol.LPFQAMCQ] = mcq
-	} else {
-		obs[protocol.Judge] = protocol.Observed{Value: protocol.ExactMatch}
+	o.set(protocol.ReasoningText, credit, "extract-from-reasoning")
+	o.obs[protocol.Denominator] = protocol.Observed{Value: protocol.AllQuestions}
+	if cfg.Bench != "lpfqa" {
+		o.obs[protocol.Judge] = protocol.Observed{Value: protocol.ExactMatch}
+		return
 	}
-	rec := t.Compare(cfg.Paradigm, obs)
-	// A matching setting that came from a flag still says so.
-	for i, c := range rec.Settings {
-		if c.Match && c.Why == "" {
-			rec.Settings[i].Why = obs[c.Name].Why
-		}
+	j := protocol.Observed{Value: protocol.None, Why: "no --judge-model: no accuracy is reported"}
+	if cfg.JudgeModel != "" {
+		j = protocol.Observed{Value: protocol.JudgeLLM, Why: "judge " + cfg.JudgeModel}
 	}
-	return rec
+	o.obs[protocol.Judge] = j
+	mcq := protocol.Observed{Value: cfg.LPFQAMCQ, Why: o.given("lpfqa-mcq")}
+	if cfg.JudgeModel == "" && cfg.LPFQAMCQ == protocol.MCQJudged {
+		mcq = protocol.Observed{Value: protocol.MCQExtract, Why: "no --judge-model: multiple-choice letters are extracted, reported apart"}
+	}
+	o.obs[protocol.LPFQAMCQ] = mcq
 }
 
 // promptVariant is the ElaipBench prompt a run's paradigm renders.

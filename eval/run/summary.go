@@ -209,122 +209,9 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 	}
 	types := map[string]bool{}
 	for _, mode := range cfg.Modes {
-		rs := byMode[mode]
-		ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
-		byType := map[string][]Record{}
-		byField := map[string]map[string][]Record{}
-		var miss, truncated, recallN, rougeN int
-		var tok, recall, rouge, reasoning float64
-		reasonBy := map[string]map[string]*ReasoningLen{}
-		for _, r := range rs {
-			if r.Error != "" {
-				ms.Errors++
-			}
-			if r.Truncated {
-				ms.Truncated++
-			}
-			if r.JudgeUnreadable {
-				ms.JudgeUnreadable++
-			}
-			ms.Tokens.add(r.Usage)
-			ms.Records++
-			if r.RerankUsage != nil {
-				if ms.RerankTokens == nil {
-					ms.RerankTokens = &Tokens{}
-				}
-				ms.RerankTokens.add(*r.RerankUsage)
-			}
-			if r.Route != "" {
-				if ms.Routes == nil {
-					ms.Routes = map[string]int{}
-				}
-				ms.Routes[r.Route]++
-			}
-			if r.Error == "" {
-				for f, v := range r.Breakdown {
-					if reasonBy[f] == nil {
-						reasonBy[f] = map[string]*ReasoningLen{}
-					}
-					x := reasonBy[f][v]
-					if x == nil {
-						x = &ReasoningLen{}
-						reasonBy[f][v] = x
-					}
-					x.Tokens += float64(r.Usage.ReasoningTokens)
-					x.Chars += float64(len(r.Reasoning))
-					x.N++
-				}
-			}
-			if r.Miss {
-				miss++
-			}
-			if r.TruncatedTokens > 0 {
-				truncated++
-			}
-			tok += float64(r.PromptTokens)
-			reasoning += float64(len(r.Reasoning))
-			if r.Recall != nil {
-				recall += *r.Recall
-				recallN++
-			}
-			if r.ScoreKind == "rouge_l" && r.Score != nil {
-				rouge += *r.Score
-				rougeN++
-			}
-			byType[r.QuestionType] = append(byType[r.QuestionType], r)
-			types[r.QuestionType] = true
-			for f, v := range r.Breakdown {
-				if byField[f] == nil {
-					byField[f] = map[string][]Record{}
-				}
-				byField[f][v] = append(byField[f][v], r)
-			}
-		}
-		if n := len(rs); n > 0 {
-			ms.MissRate = float64(miss) / float64(n)
-			ms.PromptTokens = tok / float64(n)
-			ms.TruncatedShare = float64(truncated) / float64(n)
-			ms.ReasoningChars = reasoning / float64(n)
-		}
-		if recallN > 0 {
-			v := recall / float64(recallN)
-			ms.EvidenceRecall = &v
-		}
-		if rougeN > 0 {
-			v := rouge / float64(rougeN)
-			ms.RougeL = &v
-		}
-		for t, trs := range byType {
-			ms.ByType[t] = accOf(trs, cfg.Runs)
-		}
-		if cfg.Price != nil {
-			v := cfg.Price.Cost(ms.Tokens)
-			if ms.RerankTokens != nil {
-				v += cfg.Price.Cost(*ms.RerankTokens)
-			}
-			ms.CostUSD = &v
-		}
-		for f, vals := range reasonBy {
-			thinks := false
-			for _, x := range vals {
-				thinks = thinks || x.Tokens > 0 || x.Chars > 0
-			}
-			if !thinks {
-				continue // a model that does not think: nothing to relate
-			}
-			if ms.ReasoningBy == nil {
-				ms.ReasoningBy = map[string]map[string]ReasoningLen{}
-			}
-			ms.ReasoningBy[f] = map[string]ReasoningLen{}
-			for v, x := range vals {
-				ms.ReasoningBy[f][v] = ReasoningLen{Tokens: x.Tokens / float64(x.N), Chars: x.Chars / float64(x.N), N: x.N}
-			}
-		}
-		for f, vals := range byField {
-			ms.ByBreakdown[f] = map[string]Acc{}
-			for v, frs := range vals {
-				ms.ByBreakdown[f][v] = accOf(frs, cfg.Runs)
-			}
+		ms := summarizeMode(cfg, byMode[mode])
+		for t := range ms.ByType {
+			types[t] = true
 		}
 		if s.NoAccuracy != "" {
 			// No overall accuracy without the paper's scoring: the
@@ -340,49 +227,210 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 		s.Types = append(s.Types, t)
 	}
 	sort.Strings(s.Types)
+	s.Effects = effects(cfg, qs, byMode, s.Baseline, s.ByMode)
+	return s
+}
 
-	// Paired effects against the baseline.
-	perQ := func(mode string) map[string]float64 {
-		sum, n := map[string]float64{}, map[string]float64{}
-		for _, r := range byMode[mode] {
-			if !Scored(r) {
-				continue
-			}
-			n[r.QuestionID]++
-			if r.Correct {
-				sum[r.QuestionID]++
-			}
-		}
-		for q := range n {
-			sum[q] /= n[q]
-		}
-		return sum
+// summarizeMode computes one mode's statistics from its records (every
+// run): accuracy overall, by question type and by breakdown value; the
+// counts and means of one pass over the records (modeTally); cost; and
+// reasoning length by breakdown value.
+func summarizeMode(cfg Config, rs []Record) ModeStats {
+	ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
+	t := newModeTally()
+	for _, r := range rs {
+		countRecord(&ms, r)
+		t.add(r)
 	}
-	base := perQ(s.Baseline)
-	for _, mode := range cfg.Modes {
-		if mode == s.Baseline {
+	t.fill(&ms, len(rs))
+	for typ, trs := range t.byType {
+		ms.ByType[typ] = accOf(trs, cfg.Runs)
+	}
+	if cfg.Price != nil {
+		v := cfg.Price.Cost(ms.Tokens)
+		if ms.RerankTokens != nil {
+			v += cfg.Price.Cost(*ms.RerankTokens)
+		}
+		ms.CostUSD = &v
+	}
+	ms.ReasoningBy = reasoningBy(t.reasonBy)
+	for f, vals := range t.byField {
+		ms.ByBreakdown[f] = map[string]Acc{}
+		for v, frs := range vals {
+			ms.ByBreakdown[f][v] = accOf(frs, cfg.Runs)
+		}
+	}
+	return ms
+}
+
+// countRecord adds one record to the mode's counters: errors, truncated
+// replies, unreadable judge replies, token totals (the answering model's
+// and the reranker's), and self-route's routes.
+func countRecord(ms *ModeStats, r Record) {
+	if r.Error != "" {
+		ms.Errors++
+	}
+	if r.Truncated {
+		ms.Truncated++
+	}
+	if r.JudgeUnreadable {
+		ms.JudgeUnreadable++
+	}
+	ms.Tokens.add(r.Usage)
+	ms.Records++
+	if r.RerankUsage != nil {
+		if ms.RerankTokens == nil {
+			ms.RerankTokens = &Tokens{}
+		}
+		ms.RerankTokens.add(*r.RerankUsage)
+	}
+	if r.Route != "" {
+		if ms.Routes == nil {
+			ms.Routes = map[string]int{}
+		}
+		ms.Routes[r.Route]++
+	}
+}
+
+// modeTally gathers, in one pass over a mode's records, the sums behind
+// its means and the records of each question type and breakdown value.
+type modeTally struct {
+	miss, truncated, recallN, rougeN int
+	tok, recall, rouge, reasoning    float64
+	byType                           map[string][]Record
+	byField                          map[string]map[string][]Record
+	// reasonBy sums reasoning length per breakdown value, over records
+	// without an error.
+	reasonBy map[string]map[string]*ReasoningLen
+}
+
+func newModeTally() *modeTally {
+	return &modeTally{byType: map[string][]Record{}, byField: map[string]map[string][]Record{},
+		reasonBy: map[string]map[string]*ReasoningLen{}}
+}
+
+// add takes one record into the tally.
+func (t *modeTally) add(r Record) {
+	if r.Error == "" {
+		for f, v := range r.Breakdown {
+			if t.reasonBy[f] == nil {
+				t.reasonBy[f] = map[string]*ReasoningLen{}
+			}
+			x := t.reasonBy[f][v]
+			if x == nil {
+				x = &ReasoningLen{}
+				t.reasonBy[f][v] = x
+			}
+			x.Tokens += float64(r.Usage.ReasoningTokens)
+			x.Chars += float64(len(r.Reasoning))
+			x.N++
+		}
+	}
+	if r.Miss {
+		t.miss++
+	}
+	if r.TruncatedTokens > 0 {
+		t.truncated++
+	}
+	t.tok += float64(r.PromptTokens)
+	t.reasoning += float64(len(r.Reasoning))
+	if r.Recall != nil {
+		t.recall += *r.Recall
+		t.recallN++
+	}
+	if r.ScoreKind == "rouge_l" && r.Score != nil {
+		t.rouge += *r.Score
+		t.rougeN++
+	}
+	t.byType[r.QuestionType] = append(t.byType[r.QuestionType], r)
+	for f, v := range r.Breakdown {
+		if t.byField[f] == nil {
+			t.byField[f] = map[string][]Record{}
+		}
+		t.byField[f][v] = append(t.byField[f][v], r)
+	}
+}
+
+// fill sets the mode's rates and means over its n records; evidence
+// recall and ROUGE-L only where some record has them.
+func (t *modeTally) fill(ms *ModeStats, n int) {
+	if n > 0 {
+		ms.MissRate = float64(t.miss) / float64(n)
+		ms.PromptTokens = t.tok / float64(n)
+		ms.TruncatedShare = float64(t.truncated) / float64(n)
+		ms.ReasoningChars = t.reasoning / float64(n)
+	}
+	if t.recallN > 0 {
+		v := t.recall / float64(t.recallN)
+		ms.EvidenceRecall = &v
+	}
+	if t.rougeN > 0 {
+		v := t.rouge / float64(t.rougeN)
+		ms.RougeL = &v
+	}
+}
+
+// reasoningBy turns reasoning sums into means per breakdown value, for
+// the fields where the model thought at all; nil when it never did (a
+// model that does not think: nothing to relate).
+func reasoningBy(sums map[string]map[string]*ReasoningLen) map[string]map[string]ReasoningLen {
+	var out map[string]map[string]ReasoningLen
+	for f, vals := range sums {
+		thinks := false
+		for _, x := range vals {
+			thinks = thinks || x.Tokens > 0 || x.Chars > 0
+		}
+		if !thinks {
 			continue
 		}
-		other := perQ(mode)
-		var a, b []float64
-		var ab, bb []bool
-		for _, q := range qs {
-			x, ok1 := base[q.ID]
-			y, ok2 := other[q.ID]
-			if !ok1 || !ok2 {
-				continue
-			}
-			a, b = append(a, x), append(b, y)
-			ab, bb = append(ab, x >= 0.5), append(bb, y >= 0.5)
+		if out == nil {
+			out = map[string]map[string]ReasoningLen{}
 		}
-		e := Effect{Mode: mode, Baseline: s.Baseline, N: len(a), EvidenceRecall: s.ByMode[mode].EvidenceRecall}
-		if len(a) > 0 {
-			e.Diff, e.Lo, e.Hi = stats.PairedBootstrap(a, b, 10000, uint64(cfg.Seed)+1)
-			e.B01, e.B10, e.PValue = stats.McNemar(ab, bb)
+		out[f] = map[string]ReasoningLen{}
+		for v, x := range vals {
+			out[f][v] = ReasoningLen{Tokens: x.Tokens / float64(x.N), Chars: x.Chars / float64(x.N), N: x.N}
 		}
-		s.Effects = append(s.Effects, e)
 	}
-	return s
+	return out
+}
+
+// effects pairs every other mode with the baseline over the questions both
+// scored, in question order: the bootstrapped difference of per-question
+// accuracy and McNemar's test on per-question majority correctness.
+func effects(cfg Config, qs []bench.Question, byMode map[string][]Record, baseline string, modeStats map[string]ModeStats) []Effect {
+	base := PerQuestion(byMode[baseline], baseline)
+	var out []Effect
+	for _, mode := range cfg.Modes {
+		if mode == baseline {
+			continue
+		}
+		e := pairedEffect(qs, base, PerQuestion(byMode[mode], mode), uint64(cfg.Seed)+1)
+		e.Mode, e.Baseline, e.EvidenceRecall = mode, baseline, modeStats[mode].EvidenceRecall
+		out = append(out, e)
+	}
+	return out
+}
+
+// pairedEffect compares per-question scores other against base on the
+// questions both have, in the order of qs, bootstrapping with seed.
+func pairedEffect(qs []bench.Question, base, other map[string]float64, seed uint64) Effect {
+	var a, b []float64
+	var ab, bb []bool
+	for _, q := range qs {
+		x, ok1 := base[q.ID]
+		y, ok2 := other[q.ID]
+		if !ok1 || !ok2 {
+			continue
+		}
+		a, b = append(a, x), append(b, y)
+		ab, bb = append(ab, x >= 0.5), append(bb, y >= 0.5)
+	}
+	e := Effect{N: len(a)}
+	if len(a) > 0 {
+		e.Diff, e.Lo, e.Hi = stats.PairedBootstrap(a, b, 10000, seed)
+		e.B01, e.B10, e.PValue = stats.McNemar(ab, bb)
+	}
+	return e
 }
 
 // PerQuestion is each question's share of right answers over runs in one

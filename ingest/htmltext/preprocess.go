@@ -150,7 +150,11 @@ type rewriter struct {
 }
 
 // rewrite works bottom-up: children first, so that a footnote's math has
-// already become text when the footnote itself is unwrapped.
+// already become text when the footnote itself is unwrapped. Each element
+// goes through the rules in turn: foreign content (MathML, SVG), noise
+// (scripts, controls, icon fonts), the block structure of papers
+// (figures, LaTeXML documents and captions, Distill margin notes), then
+// custom elements.
 func (rw *rewriter) rewrite(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
@@ -164,46 +168,67 @@ func (rw *rewriter) rewrite(n *html.Node) {
 	if n.Type != html.ElementNode {
 		return
 	}
+	if rewriteForeign(n) || dropNoise(n) || rw.rewriteBlock(n) {
+		return
+	}
+	if strings.Contains(n.Data, "-") {
+		rewriteCustom(n)
+	}
+}
+
+// rewriteForeign handles MathML and SVG: a formula becomes its text, a
+// drawing goes. It reports whether n is foreign content, which no other
+// rule applies to.
+func rewriteForeign(n *html.Node) bool {
 	switch n.Namespace {
 	case "math":
 		if n.Data == "math" {
 			replaceWithText(n, mathText(n))
 		}
-		return
+		return true
 	case "svg":
 		if n.Data == "svg" {
 			remove(n)
 		}
-		return
+		return true
 	}
+	return false
+}
+
+// dropNoise removes what is never prose: scripts, styles, form controls,
+// canvases, icon-font glyphs, and KaTeX's visual rendering of a formula
+// (its TeX is also in the sibling katex-mathml, which the MathML rule
+// keeps). It reports whether n went.
+func dropNoise(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Button,
 		atom.Input, atom.Select, atom.Textarea, atom.Canvas:
 		remove(n)
-		return
+		return true
 	}
-	// katex-html is KaTeX's visual rendering of a formula; its TeX is also in
-	// the sibling katex-mathml, which the MathML rule above keeps.
 	if hasClass(n, "material-icons") || hasClass(n, "material-icons-outlined") ||
 		hasClass(n, "katex-html") {
 		remove(n)
-		return
+		return true
 	}
-	if n.DataAtom == atom.Figure {
+	return false
+}
+
+// rewriteBlock gives papers' block structure the shape extraction reads:
+// a figure becomes its caption, a LaTeXML document an article (unless the
+// page has one), a LaTeXML caption a paragraph, and a Distill margin note
+// a paragraph or a division. It reports whether a rule applied.
+func (rw *rewriter) rewriteBlock(n *html.Node) bool {
+	switch {
+	case n.DataAtom == atom.Figure:
 		rw.figureToCaption(n)
-		return
-	}
-	if !rw.hasArticle && n.Data == "div" && hasClass(n, "ltx_document") {
+	case !rw.hasArticle && n.Data == "div" && hasClass(n, "ltx_document"):
 		n.Data, n.DataAtom = "article", atom.Article
-		return
-	}
-	if n.DataAtom == atom.Div && hasClass(n, "ltx_caption") {
+	case n.DataAtom == atom.Div && hasClass(n, "ltx_caption"):
 		// LaTeXML table/figure captions ("Table 2: Accuracy of ..."), which
 		// trafilatura drops as loose div text.
 		captionToParagraph(n)
-		return
-	}
-	if n.DataAtom == atom.Aside && insideCustomArticle(n) {
+	case n.DataAtom == atom.Aside && insideCustomArticle(n):
 		// Distill margin notes are part of the article, unlike a web
 		// page's sidebar; trafilatura would remove every <aside>.
 		if hasBlockChild(n) {
@@ -211,12 +236,17 @@ func (rw *rewriter) rewrite(n *html.Node) {
 		} else {
 			n.Data, n.DataAtom = "p", atom.P
 		}
-		return
+	default:
+		return false
 	}
-	if !strings.Contains(n.Data, "-") {
-		return
-	}
-	// Custom elements (Distill templates and similar web components).
+	return true
+}
+
+// rewriteCustom turns custom elements (Distill templates and similar web
+// components) into what they stand for: a formula's text, a citation
+// (dropped when empty), a footnote in brackets, an article, metadata to
+// drop, and otherwise a division or a span by what it holds.
+func rewriteCustom(n *html.Node) {
 	switch {
 	case strings.HasSuffix(n.Data, "-math"):
 		replaceWithText(n, textContent(n))

@@ -158,6 +158,11 @@ func cffTopDict(d []byte) (charset, encoding, charStrings int, cid bool, err err
 // cffEncoding returns the built-in encoding of a bare CFF font program,
 // code → glyph name. It returns nil for CID-keyed fonts and for the
 // predefined Expert encodings, which no TeX font uses.
+//
+// The stages follow the program's layout: the header and INDEXes give the
+// Top DICT and the strings; the charset names each glyph (cffCharset);
+// the encoding maps codes to glyphs (standard by name, or the font's own
+// table and its supplements).
 func cffEncoding(data []byte) (map[int]string, error) {
 	r := cffReader{data}
 	hdrSize, err := r.u8(2)
@@ -184,146 +189,17 @@ func cffEncoding(data []byte) (map[int]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(glyphs)
-	sidName := func(sid int) string {
-		if sid < len(cffStandardStrings) {
-			return cffStandardStrings[sid]
-		}
-		if i := sid - len(cffStandardStrings); i < len(strs) {
-			return string(strs[i])
-		}
-		return ""
-	}
-
-	// charset: glyph index → SID; glyph 0 is always .notdef.
-	sids := make([]int, n)
-	switch charsetOff {
-	case 0: // ISOAdobe: SIDs 1-228 in order
-		for g := 1; g < n && g <= 228; g++ {
-			sids[g] = g
-		}
-	case 1, 2: // Expert charsets: no TeX font uses them
-		return nil, nil
-	default:
-		format, err := r.u8(charsetOff)
-		if err != nil {
-			return nil, err
-		}
-		p := charsetOff + 1
-		for g := 1; g < n; {
-			switch format {
-			case 0:
-				if sids[g], err = r.u16(p); err != nil {
-					return nil, err
-				}
-				p += 2
-				g++
-			case 1, 2:
-				first, err := r.u16(p)
-				if err != nil {
-					return nil, err
-				}
-				var left int
-				if format == 1 {
-					left, err = r.u8(p + 2)
-					p += 3
-				} else {
-					left, err = r.u16(p + 2)
-					p += 4
-				}
-				if err != nil {
-					return nil, err
-				}
-				for k := 0; k <= left && g < n; k++ {
-					sids[g] = first + k
-					g++
-				}
-			default:
-				return nil, errCFF
-			}
-		}
-	}
-
-	m := map[int]string{}
-	if encOff == 0 { // StandardEncoding, by glyph name
-		byName := make(map[string]bool, n)
-		for g := 1; g < n; g++ {
-			byName[sidName(sids[g])] = true
-		}
-		for code, name := range standardEncodingNames {
-			if name != "" && byName[name] {
-				m[code] = name
-			}
-		}
-		return m, nil
-	}
-	format, err := r.u8(encOff)
-	if err != nil {
+	sids, err := cffCharset(r, charsetOff, len(glyphs))
+	if sids == nil || err != nil {
 		return nil, err
 	}
-	p := encOff + 1
-	switch format & 0x7f {
-	case 0:
-		nCodes, err := r.u8(p)
-		if err != nil {
-			return nil, err
-		}
-		p++
-		for g := 1; g <= nCodes; g++ {
-			code, err := r.u8(p)
-			if err != nil {
-				return nil, err
-			}
-			p++
-			if g < n {
-				m[code] = sidName(sids[g])
-			}
-		}
-	case 1:
-		nRanges, err := r.u8(p)
-		if err != nil {
-			return nil, err
-		}
-		p++
-		g := 1
-		for k := 0; k < nRanges; k++ {
-			first, err := r.u8(p)
-			if err != nil {
-				return nil, err
-			}
-			left, err := r.u8(p + 1)
-			if err != nil {
-				return nil, err
-			}
-			p += 2
-			for c := first; c <= first+left && c < 256; c++ {
-				if g < n {
-					m[c] = sidName(sids[g])
-				}
-				g++
-			}
-		}
-	default:
-		return nil, errCFF
+	names := cffStrings(strs)
+	if encOff == 0 { // StandardEncoding, by glyph name
+		return cffStandardCodes(sids, names), nil
 	}
-	if format&0x80 != 0 { // supplements: more codes for glyphs already encoded
-		nSups, err := r.u8(p)
-		if err != nil {
-			return nil, err
-		}
-		p++
-		for k := 0; k < nSups; k++ {
-			code, err := r.u8(p)
-			if err != nil {
-				return nil, err
-			}
-			sid, err := r.u16(p + 1)
-			if err != nil {
-				return nil, err
-			}
-			p += 3
-			m[code] = sidName(sid)
-		}
+	m, err := cffCustomCodes(r, encOff, sids, names)
+	if err != nil {
+		return nil, err
 	}
 	for c, name := range m {
 		if name == "" || name == ".notdef" {
@@ -331,4 +207,194 @@ func cffEncoding(data []byte) (map[int]string, error) {
 		}
 	}
 	return m, nil
+}
+
+// cffStrings is a font's String INDEX: the names past the standard ones.
+type cffStrings [][]byte
+
+// name returns the glyph name of a string id: a standard string, one of
+// the font's own, or "" past both.
+func (strs cffStrings) name(sid int) string {
+	if sid < len(cffStandardStrings) {
+		return cffStandardStrings[sid]
+	}
+	if i := sid - len(cffStandardStrings); i < len(strs) {
+		return string(strs[i])
+	}
+	return ""
+}
+
+// cffCharset reads the charset at off for n glyphs: glyph index → string
+// id; glyph 0 is always .notdef. It returns nil without an error for the
+// predefined Expert charsets, which no TeX font uses.
+func cffCharset(r cffReader, off, n int) ([]int, error) {
+	sids := make([]int, n)
+	switch off {
+	case 0: // ISOAdobe: SIDs 1-228 in order
+		for g := 1; g < n && g <= 228; g++ {
+			sids[g] = g
+		}
+		return sids, nil
+	case 1, 2: // Expert charsets: no TeX font uses them
+		return nil, nil
+	}
+	format, err := r.u8(off)
+	if err != nil {
+		return nil, err
+	}
+	p := off + 1
+	for g := 1; g < n; {
+		switch format {
+		case 0: // one SID per glyph
+			if sids[g], err = r.u16(p); err != nil {
+				return nil, err
+			}
+			p += 2
+			g++
+		case 1, 2: // ranges: first SID and how many follow it, in one or two bytes
+			first, err := r.u16(p)
+			if err != nil {
+				return nil, err
+			}
+			var left int
+			if format == 1 {
+				left, err = r.u8(p + 2)
+				p += 3
+			} else {
+				left, err = r.u16(p + 2)
+				p += 4
+			}
+			if err != nil {
+				return nil, err
+			}
+			for k := 0; k <= left && g < n; k++ {
+				sids[g] = first + k
+				g++
+			}
+		default:
+			return nil, errCFF
+		}
+	}
+	return sids, nil
+}
+
+// cffStandardCodes maps the codes of Adobe's StandardEncoding whose glyph
+// names the font has: a font that says it uses StandardEncoding encodes
+// its glyphs by name.
+func cffStandardCodes(sids []int, names cffStrings) map[int]string {
+	m := map[int]string{}
+	byName := make(map[string]bool, len(sids))
+	for g := 1; g < len(sids); g++ {
+		byName[names.name(sids[g])] = true
+	}
+	for code, name := range standardEncodingNames {
+		if name != "" && byName[name] {
+			m[code] = name
+		}
+	}
+	return m
+}
+
+// cffCustomCodes reads the font's own encoding at off: codes for glyphs
+// 1, 2, ... in order (format 0: a list of codes; format 1: ranges of
+// codes), then, when the format's high bit is set, supplements giving more
+// codes for glyphs already encoded.
+func cffCustomCodes(r cffReader, off int, sids []int, names cffStrings) (map[int]string, error) {
+	format, err := r.u8(off)
+	if err != nil {
+		return nil, err
+	}
+	m := map[int]string{}
+	var p int
+	switch format & 0x7f {
+	case 0:
+		p, err = cffCodeList(r, off+1, sids, names, m)
+	case 1:
+		p, err = cffCodeRanges(r, off+1, sids, names, m)
+	default:
+		return nil, errCFF
+	}
+	if err != nil {
+		return nil, err
+	}
+	if format&0x80 != 0 {
+		if err := cffSupplements(r, p, names, m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// cffCodeList reads encoding format 0 at p into m: a count, then one code
+// per glyph from glyph 1. It returns the offset past the list.
+func cffCodeList(r cffReader, p int, sids []int, names cffStrings, m map[int]string) (int, error) {
+	nCodes, err := r.u8(p)
+	if err != nil {
+		return 0, err
+	}
+	p++
+	for g := 1; g <= nCodes; g++ {
+		code, err := r.u8(p)
+		if err != nil {
+			return 0, err
+		}
+		p++
+		if g < len(sids) {
+			m[code] = names.name(sids[g])
+		}
+	}
+	return p, nil
+}
+
+// cffCodeRanges reads encoding format 1 at p into m: a count of ranges,
+// each a first code and how many codes follow it, for consecutive glyphs
+// from glyph 1. It returns the offset past the ranges.
+func cffCodeRanges(r cffReader, p int, sids []int, names cffStrings, m map[int]string) (int, error) {
+	nRanges, err := r.u8(p)
+	if err != nil {
+		return 0, err
+	}
+	p++
+	g := 1
+	for k := 0; k < nRanges; k++ {
+		first, err := r.u8(p)
+		if err != nil {
+			return 0, err
+		}
+		left, err := r.u8(p + 1)
+		if err != nil {
+			return 0, err
+		}
+		p += 2
+		for c := first; c <= first+left && c < 256; c++ {
+			if g < len(sids) {
+				m[c] = names.name(sids[g])
+			}
+			g++
+		}
+	}
+	return p, nil
+}
+
+// cffSupplements reads the supplements at p into m: a count, then code
+// and string id pairs.
+func cffSupplements(r cffReader, p int, names cffStrings, m map[int]string) error {
+	nSups, err := r.u8(p)
+	if err != nil {
+		return err
+	}
+	p++
+	for k := 0; k < nSups; k++ {
+		code, err := r.u8(p)
+		if err != nil {
+			return err
+		}
+		sid, err := r.u16(p + 1)
+		if err != nil {
+			return err
+		}
+		p += 3
+		m[code] = names.name(sid)
+	}
+	return nil
 }

@@ -29,15 +29,12 @@ type para struct {
 // assemble turns the laid-out pages into paragraphs, in reading order,
 // with their final text; writeText joins them. It also returns page 1's
 // lines (for the title).
+//
+// The stages: mark page furniture, find tables, then flow every block into
+// paragraphs (paraFlow), holding back what interrupts a sentence, and
+// finally write each paragraph's text (writeParas).
 func assemble(pages []*pageLayout) ([]*para, []*line) {
-	var first []*line
-	if len(pages) > 0 {
-		for _, b := range pages[0].blocks {
-			if !b.side {
-				first = append(first, b.lines...)
-			}
-		}
-	}
+	first := firstPageLines(pages)
 	markFurniture(pages)
 	body := docBodySize(pages)
 	vocab := vocabulary(pages)
@@ -46,85 +43,147 @@ func assemble(pages []*pageLayout) ([]*para, []*line) {
 	for _, pg := range pages {
 		findTables(pg, body, tableBlocks)
 	}
-
-	var paras []*para
-	var cur *para // the paragraph still open for continuation
-	// Footnotes, and figures or tables met in the middle of a sentence, are
-	// held back and emitted after the paragraph they interrupt, so that a
-	// sentence running around them stays whole.
-	var deferred []*para
-	closeCur := func() {
-		if cur != nil {
-			paras = append(paras, cur)
-		}
-		cur = nil
-		paras = append(paras, deferred...)
-		deferred = nil
-	}
+	f := &paraFlow{body: body}
 	for _, pg := range pages {
 		for _, b := range pg.blocks {
-			var ls []*line
-			for _, l := range b.lines {
-				if !l.drop && strings.TrimSpace(l.text) != "" {
-					ls = append(ls, l)
-				}
-			}
+			ls := liveLines(b)
 			if len(ls) == 0 {
 				continue
 			}
-			if tableBlocks[b] {
-				// A table never joins the sentence around it: held back
-				// while a paragraph is open, like any float.
-				p := &para{lines: rowTexts(ls), table: true, size: dominantSize(ls), page: pg.num}
-				if cur != nil && !cur.heading && !endsSentence(lastLine(cur)) {
-					p.note = true
-					deferred = append(deferred, p)
-				} else {
-					closeCur()
-					paras = append(paras, p)
-				}
-				continue
-			}
-			open := cur != nil && !cur.heading && !endsSentence(lastLine(cur)) &&
-				math.Abs(cur.size-body) < 0.08*body
-			if !b.side && !b.equation && isNote(b, ls, pg, body) || open && (b.side || b.float || isFloat(ls, body) && !b.equation) {
-				for _, p := range blockParas(ls, body) {
-					p.note = true
-					p.page, p.side = pg.num, b.side
-					deferred = append(deferred, p)
-				}
-				if cur == nil {
-					closeCur()
-				}
-				continue
-			}
-			bp := blockParas(ls, body)
-			if b.equation {
-				// A display is one paragraph of its own, however many
-				// baselines its pieces sit on: neither the sentence
-				// before it nor the one after runs into it.
-				bp = []*para{{size: body, indented: true, note: true}}
-				for _, l := range ls {
-					bp[0].lines = append(bp[0].lines, l.text)
-				}
-			}
-			for _, p := range bp {
-				p.page, p.side = pg.num, b.side
-			}
-			// A block boundary: continue the open paragraph only when the
-			// text clearly runs on (column or page break mid-sentence).
-			if cur != nil && !bp[0].heading && !bp[0].indented && continues(cur, bp[0], body) {
-				cur.lines = append(cur.lines, bp[0].lines...)
-				bp = bp[1:]
-			}
-			for _, p := range bp {
-				closeCur()
-				cur = p
+			switch {
+			case tableBlocks[b]:
+				f.addTable(pg, ls)
+			case f.holdsBack(pg, b, ls):
+				f.holdBack(pg, b, ls)
+			default:
+				f.add(blockParagraphs(pg, b, ls, body))
 			}
 		}
 	}
-	closeCur()
+	f.closeCur()
+	return writeParas(f.paras, vocab), first
+}
 
+// firstPageLines returns page 1's lines in the main direction, taken
+// before furniture is marked: the title may sit where furniture would.
+func firstPageLines(pages []*pageLayout) []*line {
+	var first []*line
+	if len(pages) > 0 {
+		for _, b := range pages[0].blocks {
+			if !b.side {
+				first = append(first, b.lines...)
+			}
+		}
+	}
+	return first
+}
+
+// liveLines returns a block's lines that are neither furniture nor blank.
+func liveLines(b *block) []*line {
+	var ls []*line
+	for _, l := range b.lines {
+		if !l.drop && strings.TrimSpace(l.text) != "" {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+// paraFlow collects paragraphs in reading order. Footnotes, and figures or
+// tables met in the middle of a sentence, are held back (deferred) and
+// emitted after the paragraph they interrupt, so that a sentence running
+// around them stays whole.
+type paraFlow struct {
+	body     float64
+	paras    []*para
+	cur      *para // the paragraph still open for continuation
+	deferred []*para
+}
+
+// closeCur ends the open paragraph and emits what was held back for it.
+func (f *paraFlow) closeCur() {
+	if f.cur != nil {
+		f.paras = append(f.paras, f.cur)
+	}
+	f.cur = nil
+	f.paras = append(f.paras, f.deferred...)
+	f.deferred = nil
+}
+
+// midSentence reports an open paragraph, not a heading, whose last line
+// does not end its sentence.
+func (f *paraFlow) midSentence() bool {
+	return f.cur != nil && !f.cur.heading && !endsSentence(lastLine(f.cur))
+}
+
+// addTable adds a table's rows as one paragraph. A table never joins the
+// sentence around it: held back while a paragraph is open, like any float.
+func (f *paraFlow) addTable(pg *pageLayout, ls []*line) {
+	p := &para{lines: rowTexts(ls), table: true, size: dominantSize(ls), page: pg.num}
+	if f.midSentence() {
+		p.note = true
+		f.deferred = append(f.deferred, p)
+		return
+	}
+	f.closeCur()
+	f.paras = append(f.paras, p)
+}
+
+// holdsBack reports a block to hold back: a footnote, or, while a body
+// paragraph runs on, rotated text, a float or what looks like one (an
+// equation excepted: it stands where it is).
+func (f *paraFlow) holdsBack(pg *pageLayout, b *block, ls []*line) bool {
+	open := f.midSentence() && math.Abs(f.cur.size-f.body) < 0.08*f.body
+	return !b.side && !b.equation && isNote(b, ls, pg, f.body) || open && (b.side || b.float || isFloat(ls, f.body) && !b.equation)
+}
+
+// holdBack defers the block's paragraphs as notes. With no paragraph open
+// there is nothing to wait for, so they are emitted at once.
+func (f *paraFlow) holdBack(pg *pageLayout, b *block, ls []*line) {
+	for _, p := range blockParas(ls, f.body) {
+		p.note = true
+		p.page, p.side = pg.num, b.side
+		f.deferred = append(f.deferred, p)
+	}
+	if f.cur == nil {
+		f.closeCur()
+	}
+}
+
+// blockParagraphs cuts a block into paragraphs. A display is one paragraph
+// of its own, however many baselines its pieces sit on: neither the
+// sentence before it nor the one after runs into it.
+func blockParagraphs(pg *pageLayout, b *block, ls []*line, body float64) []*para {
+	bp := blockParas(ls, body)
+	if b.equation {
+		bp = []*para{{size: body, indented: true, note: true}}
+		for _, l := range ls {
+			bp[0].lines = append(bp[0].lines, l.text)
+		}
+	}
+	for _, p := range bp {
+		p.page, p.side = pg.num, b.side
+	}
+	return bp
+}
+
+// add appends a block's paragraphs. At a block boundary the open
+// paragraph continues only when the text clearly runs on (column or page
+// break mid-sentence); the block's last paragraph stays open.
+func (f *paraFlow) add(bp []*para) {
+	if f.cur != nil && !bp[0].heading && !bp[0].indented && continues(f.cur, bp[0], f.body) {
+		f.cur.lines = append(f.cur.lines, bp[0].lines...)
+		bp = bp[1:]
+	}
+	for _, p := range bp {
+		f.closeCur()
+		f.cur = p
+	}
+}
+
+// writeParas sets each paragraph's final text (a table's rows, or joined
+// and folded lines) and drops those left empty.
+func writeParas(paras []*para, vocab map[string]bool) []*para {
 	written := paras[:0]
 	for _, p := range paras {
 		if p.table {
@@ -136,7 +195,7 @@ func assemble(pages []*pageLayout) ([]*para, []*line) {
 			written = append(written, p)
 		}
 	}
-	return written, first
+	return written
 }
 
 func lastLine(p *para) string { return p.lines[len(p.lines)-1] }
@@ -366,50 +425,8 @@ var (
 // table's cells or a plot's ticks that happen to recur at one height
 // inside the margin stay.
 func markFurniture(pages []*pageLayout) {
-	type occ struct {
-		page int
-		y    float64
-	}
-	inMargin := func(pg *pageLayout, l *line) bool {
-		return l.y > 0.88*pg.height || l.y < 0.12*pg.height
-	}
-	key := func(l *line) string {
-		return digitsRE.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(l.text), " ")), "#")
-	}
-	topY := make([]float64, len(pages))
-	botY := make([]float64, len(pages))
-	for i, pg := range pages {
-		topY[i], botY[i] = math.Inf(-1), math.Inf(1)
-		for _, b := range pg.blocks {
-			if b.side {
-				continue
-			}
-			for _, l := range b.lines {
-				if strings.TrimSpace(l.text) == "" {
-					continue
-				}
-				topY[i] = math.Max(topY[i], l.y)
-				botY[i] = math.Min(botY[i], l.y)
-			}
-		}
-	}
-	atEdge := func(i int, l *line) bool {
-		return l.y >= topY[i]-1.5*l.size || l.y <= botY[i]+1.5*l.size
-	}
-	seen := map[string][]occ{}
-	for i, pg := range pages {
-		for _, b := range pg.blocks {
-			if b.side {
-				continue
-			}
-			for _, l := range b.lines {
-				if inMargin(pg, l) || atEdge(i, l) {
-					k := key(l)
-					seen[k] = append(seen[k], occ{pg.num, l.y})
-				}
-			}
-		}
-	}
+	edges := textExtent(pages)
+	seen := repeatedAtEdges(pages, edges)
 	need := 3
 	if len(pages) < 6 {
 		need = 2
@@ -420,36 +437,111 @@ func markFurniture(pages []*pageLayout) {
 				continue
 			}
 			for _, l := range b.lines {
-				margin := inMargin(pg, l)
-				if !margin && !atEdge(i, l) {
-					continue
-				}
-				t := strings.TrimSpace(l.text)
-				pageNum := pageNumRE.MatchString(t)
-				if margin && (l.y == topY[i] || l.y == botY[i] || l.y < 0.08*pg.height) && pageNum {
-					l.drop = true
-					continue
-				}
-				if !margin && !pageNum && !hasLetter(t) {
-					continue
-				}
-				pagesWith := map[int]bool{}
-				for _, o := range seen[key(l)] {
-					if math.Abs(o.y-l.y) < 4 {
-						pagesWith[o.page] = true
-					}
-				}
-				// A bare number off the margin is a page number only as
-				// the page's first or last line, at one height throughout.
-				if !margin && pageNum && l.y != topY[i] && l.y != botY[i] {
-					continue
-				}
-				if len(pagesWith) >= need {
+				if isFurniture(pg, l, edges.top[i], edges.bot[i], seen, need) {
 					l.drop = true
 				}
 			}
 		}
 	}
+}
+
+// pageEdges holds each page's highest and lowest baseline of text in the
+// main direction (-Inf and +Inf for a page without text).
+type pageEdges struct{ top, bot []float64 }
+
+// textExtent finds each page's first and last text lines: furniture sits
+// there even when the page's margins are narrower than the media box's.
+func textExtent(pages []*pageLayout) pageEdges {
+	e := pageEdges{make([]float64, len(pages)), make([]float64, len(pages))}
+	for i, pg := range pages {
+		e.top[i], e.bot[i] = math.Inf(-1), math.Inf(1)
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				if strings.TrimSpace(l.text) == "" {
+					continue
+				}
+				e.top[i] = math.Max(e.top[i], l.y)
+				e.bot[i] = math.Min(e.bot[i], l.y)
+			}
+		}
+	}
+	return e
+}
+
+// inPageMargin reports a line in the top or bottom 12% of the page.
+func inPageMargin(pg *pageLayout, l *line) bool {
+	return l.y > 0.88*pg.height || l.y < 0.12*pg.height
+}
+
+// atTextEdge reports a line within an em and a half of the page's first or
+// last text line.
+func atTextEdge(top, bot float64, l *line) bool {
+	return l.y >= top-1.5*l.size || l.y <= bot+1.5*l.size
+}
+
+// furnitureKey is a line's text with digits ignored, so "Page 3" and
+// "Page 4" recur as one running footer.
+func furnitureKey(l *line) string {
+	return digitsRE.ReplaceAllString(strings.ToLower(strings.Join(strings.Fields(l.text), " ")), "#")
+}
+
+// furnitureOcc is where a candidate line stands: its page and baseline.
+type furnitureOcc struct {
+	page int
+	y    float64
+}
+
+// repeatedAtEdges records, by furnitureKey, every place a line in a margin
+// or at a text edge occurs.
+func repeatedAtEdges(pages []*pageLayout, e pageEdges) map[string][]furnitureOcc {
+	seen := map[string][]furnitureOcc{}
+	for i, pg := range pages {
+		for _, b := range pg.blocks {
+			if b.side {
+				continue
+			}
+			for _, l := range b.lines {
+				if inPageMargin(pg, l) || atTextEdge(e.top[i], e.bot[i], l) {
+					k := furnitureKey(l)
+					seen[k] = append(seen[k], furnitureOcc{pg.num, l.y})
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// isFurniture decides one line of page pg, whose text runs from bot to
+// top: a page number at the page's margin edge, or a line in the margin
+// or at a text edge whose text recurs at about its height on need pages.
+func isFurniture(pg *pageLayout, l *line, top, bot float64, seen map[string][]furnitureOcc, need int) bool {
+	margin := inPageMargin(pg, l)
+	if !margin && !atTextEdge(top, bot, l) {
+		return false
+	}
+	t := strings.TrimSpace(l.text)
+	pageNum := pageNumRE.MatchString(t)
+	if margin && (l.y == top || l.y == bot || l.y < 0.08*pg.height) && pageNum {
+		return true
+	}
+	if !margin && !pageNum && !hasLetter(t) {
+		return false
+	}
+	pagesWith := map[int]bool{}
+	for _, o := range seen[furnitureKey(l)] {
+		if math.Abs(o.y-l.y) < 4 {
+			pagesWith[o.page] = true
+		}
+	}
+	// A bare number off the margin is a page number only as the page's
+	// first or last line, at one height throughout.
+	if !margin && pageNum && l.y != top && l.y != bot {
+		return false
+	}
+	return len(pagesWith) >= need
 }
 
 func hasLetter(s string) bool {

@@ -145,109 +145,185 @@ const (
 	maxContentParts = 4096
 )
 
+// run interprets a content stream (a page's, or a form's at depth) with
+// resources res, starting from transformation ctm, and collects its
+// glyphs. Only the operators that move or show text are interpreted;
+// paths, images and colours are skipped.
 func (w *walker) run(strm pdf.Value, res *resources, ctm matrix, depth int) {
-	g := gstate{ctm: ctm, th: 1}
-	var stack []gstate
-	tm, tlm := identity, identity // lenient with text drawn outside BT/ET
-	var args []pdf.Value
+	c := &contentRun{
+		w: w, res: res, depth: depth,
+		g:  gstate{ctm: ctm, th: 1},
+		tm: identity, tlm: identity, // lenient with text drawn outside BT/ET
+	}
+	pdf.Interpret(strm, c.op)
+}
 
-	pdf.Interpret(strm, func(stk *pdf.Stack, op string) {
-		n := stk.Len()
-		if cap(args) < n {
-			args = make([]pdf.Value, n)
+// contentRun is the interpreter state of one content stream: the graphics
+// state and its saved copies, the text and text-line matrices, and the
+// current operator's operands.
+type contentRun struct {
+	w       *walker
+	res     *resources
+	depth   int
+	g       gstate
+	stack   []gstate
+	tm, tlm matrix
+	args    []pdf.Value
+}
+
+// op interprets one operator, its operands on stk, by the operator's group
+// in the PDF spec (section 9.3 and 9.4): graphics state, text state, text
+// positioning, text showing, and XObjects.
+func (c *contentRun) op(stk *pdf.Stack, op string) {
+	n := stk.Len()
+	if cap(c.args) < n {
+		c.args = make([]pdf.Value, n)
+	}
+	c.args = c.args[:n]
+	for i := n - 1; i >= 0; i-- {
+		c.args[i] = stk.Pop()
+	}
+	switch op {
+	case "q", "Q", "cm":
+		c.graphicsState(op)
+	case "Tc", "Tw", "Tz", "TL", "Ts", "Tf":
+		c.textState(op)
+	case "BT", "Td", "TD", "Tm", "T*":
+		c.textPosition(op)
+	case "Tj", "'", "\"":
+		c.showString(op)
+	case "TJ":
+		c.showArray()
+	case "Do":
+		c.drawForm()
+	}
+}
+
+// num returns operand i as a number, 0 when missing.
+func (c *contentRun) num(i int) float64 {
+	if i < len(c.args) {
+		return c.args[i].Float64()
+	}
+	return 0
+}
+
+// graphicsState saves (q) and restores (Q) the graphics state, and
+// concatenates a matrix to the CTM (cm). Saves are capped at 1024 so a
+// hostile stream cannot grow the stack without bound.
+func (c *contentRun) graphicsState(op string) {
+	switch op {
+	case "q":
+		if len(c.stack) < 1024 {
+			c.stack = append(c.stack, c.g)
 		}
-		args = args[:n]
-		for i := n - 1; i >= 0; i-- {
-			args[i] = stk.Pop()
+	case "Q":
+		if k := len(c.stack); k > 0 {
+			c.g = c.stack[k-1]
+			c.stack = c.stack[:k-1]
 		}
-		num := func(i int) float64 {
-			if i < len(args) {
-				return args[i].Float64()
-			}
-			return 0
+	case "cm":
+		if len(c.args) == 6 {
+			c.g.ctm = matrix{c.num(0), c.num(1), c.num(2), c.num(3), c.num(4), c.num(5)}.mul(c.g.ctm)
 		}
-		switch op {
-		case "q":
-			if len(stack) < 1024 {
-				stack = append(stack, g)
-			}
-		case "Q":
-			if k := len(stack); k > 0 {
-				g = stack[k-1]
-				stack = stack[:k-1]
-			}
-		case "cm":
-			if len(args) == 6 {
-				g.ctm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}.mul(g.ctm)
-			}
-		case "BT":
-			tm, tlm = identity, identity
-		case "Tc":
-			g.tc = num(0)
-		case "Tw":
-			g.tw = num(0)
-		case "Tz":
-			g.th = num(0) / 100
-		case "TL":
-			g.tl = num(0)
-		case "Ts":
-			g.rise = num(0)
-		case "Tf":
-			if len(args) == 2 {
-				g.f = res.font(args[0].Name())
-				g.tfs = num(1)
-			}
-		case "Td", "TD":
-			if len(args) == 2 {
-				if op == "TD" {
-					g.tl = -num(1)
-				}
-				tlm = matrix{1, 0, 0, 1, num(0), num(1)}.mul(tlm)
-				tm = tlm
-			}
-		case "Tm":
-			if len(args) == 6 {
-				tlm = matrix{num(0), num(1), num(2), num(3), num(4), num(5)}
-				tm = tlm
-			}
-		case "T*":
-			tlm = matrix{1, 0, 0, 1, 0, -g.tl}.mul(tlm)
-			tm = tlm
-		case "Tj", "'", "\"":
-			if len(args) == 0 {
-				return
-			}
-			if op != "Tj" {
-				if op == "\"" && len(args) == 3 {
-					g.tw, g.tc = num(0), num(1)
-				}
-				tlm = matrix{1, 0, 0, 1, 0, -g.tl}.mul(tlm)
-				tm = tlm
-			}
-			w.show(&g, &tm, args[len(args)-1].RawString())
-		case "TJ":
-			if len(args) == 0 {
-				return
-			}
-			a := args[len(args)-1]
-			for i := 0; i < a.Len(); i++ {
-				x := a.Index(i)
-				if x.Kind() == pdf.String {
-					w.show(&g, &tm, x.RawString())
-				} else {
-					tx := -x.Float64() / 1000 * g.tfs * g.th
-					tm[4] += tx * tm[0]
-					tm[5] += tx * tm[1]
-				}
-			}
-		case "Do":
-			if depth >= maxFormDepth || len(args) == 0 || w.forms >= maxFormRuns {
-				return
-			}
-			w.forms++
-			w.form(res, args[0].Name(), g.ctm, depth)
+	}
+}
+
+// textState sets character and word spacing, horizontal scaling, leading,
+// rise, and the font and its size.
+func (c *contentRun) textState(op string) {
+	switch op {
+	case "Tc":
+		c.g.tc = c.num(0)
+	case "Tw":
+		c.g.tw = c.num(0)
+	case "Tz":
+		c.g.th = c.num(0) / 100
+	case "TL":
+		c.g.tl = c.num(0)
+	case "Ts":
+		c.g.rise = c.num(0)
+	case "Tf":
+		if len(c.args) == 2 {
+			c.g.f = c.res.font(c.args[0].Name())
+			c.g.tfs = c.num(1)
 		}
-	})
+	}
+}
+
+// textPosition moves the text matrix: to the origin at BT, by an offset
+// (Td; TD also sets the leading), to a matrix (Tm), or to the next line
+// (T*).
+func (c *contentRun) textPosition(op string) {
+	switch op {
+	case "BT":
+		c.tm, c.tlm = identity, identity
+	case "Td", "TD":
+		if len(c.args) == 2 {
+			if op == "TD" {
+				c.g.tl = -c.num(1)
+			}
+			c.tlm = matrix{1, 0, 0, 1, c.num(0), c.num(1)}.mul(c.tlm)
+			c.tm = c.tlm
+		}
+	case "Tm":
+		if len(c.args) == 6 {
+			c.tlm = matrix{c.num(0), c.num(1), c.num(2), c.num(3), c.num(4), c.num(5)}
+			c.tm = c.tlm
+		}
+	case "T*":
+		c.nextLine()
+	}
+}
+
+// nextLine moves to the start of the next line, the leading below.
+func (c *contentRun) nextLine() {
+	c.tlm = matrix{1, 0, 0, 1, 0, -c.g.tl}.mul(c.tlm)
+	c.tm = c.tlm
+}
+
+// showString shows a string (Tj), after moving to the next line (' and
+// "; " also sets word and character spacing).
+func (c *contentRun) showString(op string) {
+	if len(c.args) == 0 {
+		return
+	}
+	if op != "Tj" {
+		if op == "\"" && len(c.args) == 3 {
+			c.g.tw, c.g.tc = c.num(0), c.num(1)
+		}
+		c.nextLine()
+	}
+	c.w.show(&c.g, &c.tm, c.args[len(c.args)-1].RawString())
+}
+
+// showArray shows a TJ array: strings, and numbers that move the next
+// glyph left by thousandths of the font size (kerning, and the word gaps
+// of producers that set no spaces).
+func (c *contentRun) showArray() {
+	if len(c.args) == 0 {
+		return
+	}
+	a := c.args[len(c.args)-1]
+	for i := 0; i < a.Len(); i++ {
+		x := a.Index(i)
+		if x.Kind() == pdf.String {
+			c.w.show(&c.g, &c.tm, x.RawString())
+		} else {
+			tx := -x.Float64() / 1000 * c.g.tfs * c.g.th
+			c.tm[4] += tx * c.tm[0]
+			c.tm[5] += tx * c.tm[1]
+		}
+	}
+}
+
+// drawForm runs a Form XObject (Do), within the depth and count limits.
+func (c *contentRun) drawForm() {
+	w := c.w
+	if c.depth >= maxFormDepth || len(c.args) == 0 || w.forms >= maxFormRuns {
+		return
+	}
+	w.forms++
+	w.form(c.res, c.args[0].Name(), c.g.ctm, c.depth)
 }
 
 // form interprets a Form XObject, which is how many producers embed figures,

@@ -43,18 +43,15 @@ type font struct {
 
 // newFont builds a font from its dictionary. It may panic on a broken one
 // (the library reports errors that way); loadFont recovers.
+//
+// The stages: the name (subset tag dropped) tells weight and TeX font;
+// the widths come from the descendant CIDFont of a Type0 font or the
+// simple font's /Widths; then the ways to decode a code (ToUnicode,
+// /Differences, the font's own encoding) are gathered.
 func newFont(v pdf.Value) *font {
 	f := &font{scale: 0.001}
-	base := v.Key("BaseFont").Name()
-	if i := strings.IndexByte(base, '+'); i >= 0 && i < len(base)-1 {
-		base = base[i+1:] // drop the subset tag "ABCDEF+"
-	}
-	lb := strings.ToLower(base)
-	f.bold = strings.Contains(lb, "bold") || strings.Contains(lb, "medi") ||
-		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
-		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
-		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
-
+	base := fontBaseName(v.Key("BaseFont").Name())
+	f.bold = boldName(base)
 	f.tex = lookupTeXFont(base)
 
 	subtype := v.Key("Subtype").Name()
@@ -64,69 +61,109 @@ func newFont(v pdf.Value) *font {
 		}
 	}
 	if subtype == "Type0" {
-		f.twoByte = true
-		f.defWidth = 1000
-		f.cidW = map[int]float64{}
-		d := v.Key("DescendantFonts").Index(0)
-		if dw := d.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
-			f.defWidth = dw.Float64()
-		}
-		readCIDWidths(d.Key("W"), f.cidW)
-		if fd := d.Key("FontDescriptor"); !fd.IsNull() {
-			if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
-				f.bold = true
-			}
-		}
+		f.readCIDMetrics(v.Key("DescendantFonts").Index(0))
 	} else {
-		f.first = int(v.Key("FirstChar").Int64())
-		w := v.Key("Widths")
-		n := w.Len()
-		if n > 4096 {
-			n = 4096 // a simple font has at most 256 codes; more is corruption
-		}
-		f.widths = make([]float64, n)
-		for i := 0; i < n; i++ {
-			f.widths[i] = w.Index(i).Float64()
-		}
-		fd := v.Key("FontDescriptor")
-		f.defWidth = fd.Key("MissingWidth").Float64()
-		if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
-			f.bold = true
-		}
-		if n == 0 {
-			f.noWidths = true
-			f.defWidth = 500
-		}
+		f.readSimpleMetrics(v)
 	}
 
 	if tu := v.Key("ToUnicode"); tu.Kind() == pdf.Stream {
 		f.toUni, f.err = parseToUnicode(tu)
 	}
 	if !f.twoByte {
-		enc := v.Key("Encoding")
-		f.diffs = differences(enc)
-		if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
-			f.toUni = nil
-		}
-		// The font's own encoding applies only when /Encoding names no base.
-		if enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull() {
-			if len(f.toUni) < 256 {
-				f.inFont = builtinEncoding(v)
-				if f.inFont == nil {
-					// Symbol and ZapfDingbats, usually not embedded: their
-					// encoding is known without the font program.
-					f.inFont = standardEncoding(base)
-				}
-				if f.inFont == nil {
-					// A TeX font whose program is missing or unreadable:
-					// its encoding is known from its name.
-					f.texEnc = f.tex.enc
-				}
-			}
-		}
+		f.readSimpleEncoding(v, base)
 	}
 	f.enc = &pdf.Font{V: v}
 	return f
+}
+
+// fontBaseName drops the subset tag ("ABCDEF+") from a /BaseFont name.
+func fontBaseName(base string) string {
+	if i := strings.IndexByte(base, '+'); i >= 0 && i < len(base)-1 {
+		return base[i+1:]
+	}
+	return base
+}
+
+// boldName reports a font whose name says it is bold (or medium, black,
+// heavy; TeX's cmbx).
+func boldName(base string) bool {
+	lb := strings.ToLower(base)
+	return strings.Contains(lb, "bold") || strings.Contains(lb, "medi") ||
+		strings.Contains(lb, "black") || strings.Contains(lb, "heavy") ||
+		strings.Contains(lb, "semibold") || strings.HasPrefix(lb, "cmbx") ||
+		strings.HasSuffix(lb, "-b") || strings.HasSuffix(lb, ",bold")
+}
+
+// readCIDMetrics reads a Type0 font's widths from its descendant CIDFont
+// d: two-byte codes, a default width (/DW, 1000 when absent) and the /W
+// array; a heavy /FontWeight makes it bold.
+func (f *font) readCIDMetrics(d pdf.Value) {
+	f.twoByte = true
+	f.defWidth = 1000
+	f.cidW = map[int]float64{}
+	if dw := d.Key("DW"); dw.Kind() == pdf.Integer || dw.Kind() == pdf.Real {
+		f.defWidth = dw.Float64()
+	}
+	readCIDWidths(d.Key("W"), f.cidW)
+	if fd := d.Key("FontDescriptor"); !fd.IsNull() {
+		if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+			f.bold = true
+		}
+	}
+}
+
+// readSimpleMetrics reads a simple font's /FirstChar and /Widths (capped:
+// a simple font has at most 256 codes, more is corruption), its
+// /MissingWidth and /FontWeight. A font without widths (the standard 14)
+// gets half an em for every glyph.
+func (f *font) readSimpleMetrics(v pdf.Value) {
+	f.first = int(v.Key("FirstChar").Int64())
+	w := v.Key("Widths")
+	n := min(w.Len(), 4096)
+	f.widths = make([]float64, n)
+	for i := 0; i < n; i++ {
+		f.widths[i] = w.Index(i).Float64()
+	}
+	fd := v.Key("FontDescriptor")
+	f.defWidth = fd.Key("MissingWidth").Float64()
+	if fw := fd.Key("FontWeight").Float64(); fw >= 600 {
+		f.bold = true
+	}
+	if n == 0 {
+		f.noWidths = true
+		f.defWidth = 500
+	}
+}
+
+// readSimpleEncoding gathers a one-byte font's encodings: /Differences; a
+// ToUnicode map dropped when it contradicts a TeX font's glyph names
+// (contradicts); and, when /Encoding names no base, the font's own
+// encoding.
+func (f *font) readSimpleEncoding(v pdf.Value, base string) {
+	enc := v.Key("Encoding")
+	f.diffs = differences(enc)
+	if f.toUni != nil && f.tex.enc != nil && contradicts(f.toUni, f.diffs, f.tex) {
+		f.toUni = nil
+	}
+	// The font's own encoding applies only when /Encoding names no base,
+	// and is needed only when ToUnicode does not cover every code.
+	if !(enc.Kind() == pdf.Null || enc.Kind() == pdf.Dict && enc.Key("BaseEncoding").IsNull()) {
+		return
+	}
+	if len(f.toUni) >= 256 {
+		return
+	}
+	f.inFont = builtinEncoding(v)
+	if f.inFont == nil {
+		// Symbol and ZapfDingbats, usually not embedded: their
+		// encoding is known without the font program.
+		f.inFont = standardEncoding(base)
+	}
+	if f.inFont == nil {
+		// A TeX font whose program is missing or unreadable:
+		// its encoding is known from its name.
+		f.texEnc = f.tex.enc
+	}
 }
 
 // contradicts reports whether a TeX font's ToUnicode map is one of Mac OS
@@ -417,6 +454,8 @@ type cmapLexer struct {
 
 func newCmapLexer(b []byte) *cmapLexer { return &cmapLexer{b: b} }
 
+// next returns the next token, or false at the end of the input. Blanks,
+// comments, dictionary delimiters and procedure braces are skipped.
 func (l *cmapLexer) next() (cmapTok, bool) {
 	b := l.b
 	for l.i < len(b) {
@@ -431,71 +470,9 @@ func (l *cmapLexer) next() (cmapTok, bool) {
 		case c == '<' && l.i+1 < len(b) && b[l.i+1] == '<', c == '>' && l.i+1 < len(b) && b[l.i+1] == '>':
 			l.i += 2
 		case c == '<':
-			l.i++
-			var out []byte
-			hi, half := byte(0), false
-			for l.i < len(b) && b[l.i] != '>' {
-				if h, ok := unhex(b[l.i]); ok {
-					if half {
-						out = append(out, hi<<4|h)
-					} else {
-						hi = h
-					}
-					half = !half
-				}
-				l.i++
-			}
-			if half {
-				out = append(out, hi<<4)
-			}
-			l.i++
-			return cmapTok{tokString, string(out)}, true
+			return cmapTok{tokString, l.hexString()}, true
 		case c == '(':
-			l.i++
-			var out []byte
-			depth := 1
-			for l.i < len(b) {
-				c := b[l.i]
-				l.i++
-				if c == '\\' && l.i < len(b) {
-					e := b[l.i]
-					l.i++
-					switch e {
-					case 'n':
-						out = append(out, '\n')
-					case 'r':
-						out = append(out, '\r')
-					case 't':
-						out = append(out, '\t')
-					case 'b':
-						out = append(out, '\b')
-					case 'f':
-						out = append(out, '\f')
-					default:
-						if e >= '0' && e <= '7' {
-							v := int(e - '0')
-							for k := 0; k < 2 && l.i < len(b) && b[l.i] >= '0' && b[l.i] <= '7'; k++ {
-								v = v*8 + int(b[l.i]-'0')
-								l.i++
-							}
-							out = append(out, byte(v))
-						} else {
-							out = append(out, e)
-						}
-					}
-					continue
-				}
-				if c == '(' {
-					depth++
-				} else if c == ')' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-				out = append(out, c)
-			}
-			return cmapTok{tokString, string(out)}, true
+			return cmapTok{tokString, l.literalString()}, true
 		case c == '[':
 			l.i++
 			return cmapTok{kind: tokArrayStart}, true
@@ -505,28 +482,120 @@ func (l *cmapLexer) next() (cmapTok, bool) {
 		case c == '{' || c == '}' || c == '>' || c == ')':
 			l.i++
 		default:
-			start := l.i
-			if c == '/' {
-				l.i++
+			if t, ok := l.word(); ok {
+				return t, true
 			}
-			for l.i < len(b) && !isCmapDelim(b[l.i]) {
-				l.i++
-			}
-			if l.i == start {
-				l.i++
-				continue
-			}
-			s := string(b[start:l.i])
-			switch {
-			case s[0] == '/':
-				return cmapTok{tokName, s[1:]}, true
-			case s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s[0] == '.':
-				return cmapTok{tokNumber, s}, true
-			}
-			return cmapTok{tokKeyword, s}, true
 		}
 	}
 	return cmapTok{}, false
+}
+
+// hexString reads a <...> string at l.i: hex digits in pairs, anything
+// else ignored, an odd last digit padded with 0 as the PDF spec says.
+func (l *cmapLexer) hexString() string {
+	b := l.b
+	l.i++
+	var out []byte
+	hi, half := byte(0), false
+	for l.i < len(b) && b[l.i] != '>' {
+		if h, ok := unhex(b[l.i]); ok {
+			if half {
+				out = append(out, hi<<4|h)
+			} else {
+				hi = h
+			}
+			half = !half
+		}
+		l.i++
+	}
+	if half {
+		out = append(out, hi<<4)
+	}
+	l.i++
+	return string(out)
+}
+
+// literalString reads a (...) string at l.i: balanced parentheses nest,
+// and backslash escapes are decoded (literalEscape). An unclosed string
+// runs to the end of the input.
+func (l *cmapLexer) literalString() string {
+	b := l.b
+	l.i++
+	var out []byte
+	depth := 1
+	for l.i < len(b) {
+		c := b[l.i]
+		l.i++
+		if c == '\\' && l.i < len(b) {
+			out = append(out, l.literalEscape())
+			continue
+		}
+		if c == '(' {
+			depth++
+		} else if c == ')' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// literalEscape decodes the escape after a backslash at l.i: \n \r \t \b
+// \f, up to three octal digits, or the character itself (\( \) \\).
+func (l *cmapLexer) literalEscape() byte {
+	b := l.b
+	e := b[l.i]
+	l.i++
+	switch e {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	}
+	if e < '0' || e > '7' {
+		return e
+	}
+	v := int(e - '0')
+	for k := 0; k < 2 && l.i < len(b) && b[l.i] >= '0' && b[l.i] <= '7'; k++ {
+		v = v*8 + int(b[l.i]-'0')
+		l.i++
+	}
+	return byte(v)
+}
+
+// word reads a name (/Name), a number or a keyword at l.i, up to the next
+// delimiter. A lone delimiter that no other case took is skipped, and
+// word then reports false.
+func (l *cmapLexer) word() (cmapTok, bool) {
+	b := l.b
+	start := l.i
+	if b[l.i] == '/' {
+		l.i++
+	}
+	for l.i < len(b) && !isCmapDelim(b[l.i]) {
+		l.i++
+	}
+	if l.i == start {
+		l.i++
+		return cmapTok{}, false
+	}
+	s := string(b[start:l.i])
+	switch {
+	case s[0] == '/':
+		return cmapTok{tokName, s[1:]}, true
+	case s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s[0] == '.':
+		return cmapTok{tokNumber, s}, true
+	}
+	return cmapTok{tokKeyword, s}, true
 }
 
 func isCmapDelim(c byte) bool {

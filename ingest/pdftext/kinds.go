@@ -142,16 +142,7 @@ func numericPara(t string) bool {
 // of eight or more of any kind, is figure text; so is a short rotated
 // paragraph (an axis title set upright).
 func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
-	// The title block (page 1 before the first heading) is short lines
-	// and numbered affiliations too, but never a figure.
-	start := 0
-	for start < len(paras) && paras[start].page <= 1 && !paras[start].heading {
-		start++
-	}
-	if start == len(paras) {
-		start = 0 // no heading at all: nothing tells the title block
-	}
-	for i := start; i < len(paras); {
+	for i := titleBlockEnd(paras); i < len(paras); {
 		if ks[i] != "" || !fragment(paras[i], ts[i]) {
 			if paras[i].side && ks[i] == "" && len(strings.Fields(ts[i])) <= 15 {
 				ks[i] = kind.FigureText
@@ -159,59 +150,93 @@ func markFigureText(paras []*para, ts []string, ks []kind.Kind) {
 			i++
 			continue
 		}
-		// A numbered heading the layout did not set apart ("4 Example")
-		// ends a run, unless it sits between tick values: "8", "10
-		// Number of Draft Tokens", "12" is an axis.
-		headingAt := func(j int) bool {
-			if !numHeadingRE.MatchString(ts[j]) || notHeadingText(ts[j]) {
-				return false
-			}
-			return j == 0 || j+1 >= len(ts) || !numericPara(ts[j-1]) || !numericPara(ts[j+1])
-		}
-		j, nums := i, 0
-		for j < len(paras) && ks[j] == "" && (fragment(paras[j], ts[j]) && !headingAt(j) || paras[j].side) {
-			if numericPara(ts[j]) {
-				nums++
-			}
-			j++
-		}
-		// Short runs need a figure caption close by: a running header,
-		// a page number and a heading split from its number are four
-		// fragments too.
-		run := j - i
-		near := run >= 8
-		for k := i; k < j; k++ {
-			near = near || paras[k].side
-		}
-		// The caption that follows a float, or else the one before it,
-		// says what it is: the labels of a table the layout could not
-		// line up are table text, kept by default, not figure text.
-		what := kind.FigureText
-		capAt := -1
-		for k := j; k < min(len(paras), j+3) && capAt < 0; k++ {
-			if ks[k] == kind.Caption {
-				capAt = k
-			}
-		}
-		for k := i - 1; k >= max(0, i-3) && capAt < 0; k-- {
-			if ks[k] == kind.Caption {
-				capAt = k
-			}
-		}
-		if capAt >= 0 {
-			near = true
-			if !figCaptionRE.MatchString(ts[capAt]) {
-				what = kind.Table
-			}
-		}
-		for k := i; k < j; k++ {
-			if near && (run >= 4 && nums*3 >= run || run >= 8) {
-				ks[k] = what
-			} else if paras[k].side {
-				ks[k] = kind.FigureText
-			}
-		}
+		j, nums := fragmentRun(paras, ts, ks, i)
+		markFragmentRun(paras, ts, ks, i, j, nums)
 		i = max(j, i+1)
+	}
+}
+
+// titleBlockEnd returns where the search for figure text starts: after the
+// title block (page 1 before the first heading), which is short lines and
+// numbered affiliations too, but never a figure. With no heading at all
+// nothing tells the title block, and the search starts at 0.
+func titleBlockEnd(paras []*para) int {
+	start := 0
+	for start < len(paras) && paras[start].page <= 1 && !paras[start].heading {
+		start++
+	}
+	if start == len(paras) {
+		start = 0
+	}
+	return start
+}
+
+// runBreakingHeading reports a numbered heading the layout did not set
+// apart ("4 Example"): it ends a run of fragments, unless it sits between
+// tick values: "8", "10 Number of Draft Tokens", "12" is an axis.
+func runBreakingHeading(ts []string, j int) bool {
+	if !numHeadingRE.MatchString(ts[j]) || notHeadingText(ts[j]) {
+		return false
+	}
+	return j == 0 || j+1 >= len(ts) || !numericPara(ts[j-1]) || !numericPara(ts[j+1])
+}
+
+// fragmentRun returns the end of the run of unmarked fragments (or rotated
+// paragraphs) starting at i, and how many of them are numbers.
+func fragmentRun(paras []*para, ts []string, ks []kind.Kind, i int) (j, nums int) {
+	j = i
+	for j < len(paras) && ks[j] == "" && (fragment(paras[j], ts[j]) && !runBreakingHeading(ts, j) || paras[j].side) {
+		if numericPara(ts[j]) {
+			nums++
+		}
+		j++
+	}
+	return j, nums
+}
+
+// nearCaption returns the caption that follows the run i..j within three
+// paragraphs, or else the one before it, or -1.
+func nearCaption(ks []kind.Kind, i, j int) int {
+	for k := j; k < min(len(ks), j+3); k++ {
+		if ks[k] == kind.Caption {
+			return k
+		}
+	}
+	for k := i - 1; k >= max(0, i-3); k-- {
+		if ks[k] == kind.Caption {
+			return k
+		}
+	}
+	return -1
+}
+
+// markFragmentRun marks the run of fragments i..j, nums of them numbers.
+// A run of four or more of which a third are numbers, or of eight or more,
+// is a float's text when a caption or rotated text is near: short runs
+// need that, since a running header, a page number and a heading split
+// from its number are four fragments too. The caption says what the float
+// is: the labels of a table the layout could not line up are table text,
+// kept by default, not figure text. Rotated paragraphs of a run that is
+// not a float are still figure text.
+func markFragmentRun(paras []*para, ts []string, ks []kind.Kind, i, j, nums int) {
+	run := j - i
+	near := run >= 8
+	for k := i; k < j; k++ {
+		near = near || paras[k].side
+	}
+	what := kind.FigureText
+	if capAt := nearCaption(ks, i, j); capAt >= 0 {
+		near = true
+		if !figCaptionRE.MatchString(ts[capAt]) {
+			what = kind.Table
+		}
+	}
+	for k := i; k < j; k++ {
+		if near && (run >= 4 && nums*3 >= run || run >= 8) {
+			ks[k] = what
+		} else if paras[k].side {
+			ks[k] = kind.FigureText
+		}
 	}
 }
 

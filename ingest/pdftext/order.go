@@ -264,7 +264,10 @@ func running(b *block, body float64) bool {
 	return prose*2 > all
 }
 
-// topoOrder applies Breuel's ordering rules to one band.
+// topoOrder applies Breuel's ordering rules to one band: it finds which
+// block must be read before which (readBefore), then reads the blocks in
+// an order that keeps every such rule, topmost-leftmost first among the
+// free ones (readInOrder).
 func topoOrder(bs []*block) []*block {
 	n := len(bs)
 	if n < 2 {
@@ -281,64 +284,71 @@ func topoOrder(bs []*block) []*block {
 		})
 		return bs
 	}
-	const tol = 1.0
-	xov := func(a, b *block) bool { return math.Min(a.x1, b.x1)-math.Max(a.x0, b.x0) > tol }
-	before := make([][]bool, n)
+	before, indeg := readBefore(bs)
+	return readInOrder(bs, before, indeg)
+}
+
+// orderTol is how far (in points) blocks may overlap and still count as
+// side by side.
+const orderTol = 1.0
+
+// xOverlap reports blocks that overlap horizontally.
+func xOverlap(a, b *block) bool { return math.Min(a.x1, b.x1)-math.Max(a.x0, b.x0) > orderTol }
+
+// readBefore returns Breuel's precedence relation over bs: before[i][j]
+// when block i must be read before block j, and each block's count of
+// blocks that must come before it.
+func readBefore(bs []*block) (before [][]bool, indeg []int) {
+	n := len(bs)
+	before = make([][]bool, n)
 	for i := range before {
 		before[i] = make([]bool, n)
 	}
-	indeg := make([]int, n)
-	for i, a := range bs {
-		for j, b := range bs {
-			if i == j {
-				continue
-			}
-			ok := false
-			if xov(a, b) {
-				ok = a.top > b.top || a.top == b.top && i < j
-			} else if a.x1 <= b.x0+tol {
-				ok = true
-				ya, yb := a.cy(), b.cy()
-				for k, c := range bs {
-					if k == i || k == j {
-						continue
-					}
-					if yc := c.cy(); yc < math.Max(ya, yb) && yc > math.Min(ya, yb) && xov(c, a) && xov(c, b) {
-						ok = false
-						break
-					}
-				}
-			}
-			if ok {
+	indeg = make([]int, n)
+	for i := range bs {
+		for j := range bs {
+			if i != j && precedes(bs, i, j) {
 				before[i][j] = true
 				indeg[j]++
 			}
 		}
 	}
+	return before, indeg
+}
+
+// precedes is Breuel's rule for two blocks: of blocks overlapping
+// horizontally, the higher comes first (ties by position in bs); of blocks
+// side by side, the left one comes first unless a block overlapping both
+// lies between them vertically (a full-width heading or figure that
+// separates two rows of columns).
+func precedes(bs []*block, i, j int) bool {
+	a, b := bs[i], bs[j]
+	if xOverlap(a, b) {
+		return a.top > b.top || a.top == b.top && i < j
+	}
+	if a.x1 > b.x0+orderTol {
+		return false
+	}
+	ya, yb := a.cy(), b.cy()
+	for k, c := range bs {
+		if k == i || k == j {
+			continue
+		}
+		if yc := c.cy(); yc < math.Max(ya, yb) && yc > math.Min(ya, yb) && xOverlap(c, a) && xOverlap(c, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// readInOrder reads the blocks in an order that keeps before: each time
+// the best (topmost, then leftmost) block that waits for none.
+func readInOrder(bs []*block, before [][]bool, indeg []int) []*block {
+	n := len(bs)
 	done := make([]bool, n)
 	out := make([]*block, 0, n)
 	for len(out) < n {
-		pick := -1
-		for i := 0; i < n; i++ {
-			if done[i] || indeg[i] > 0 {
-				continue
-			}
-			if pick < 0 || better(bs[i], bs[pick]) {
-				pick = i
-			}
-		}
-		if pick < 0 {
-			// A cycle, made by fragments that interleave with a paragraph
-			// (a summation sign set on its own baseline beside a line):
-			// break it where the fewest blocks still wait. Taking the
-			// topmost remaining block instead jumps to the top of the next
-			// column and leaves the rest of this one behind.
-			for i := 0; i < n; i++ {
-				if !done[i] && (pick < 0 || indeg[i] < indeg[pick] || indeg[i] == indeg[pick] && better(bs[i], bs[pick])) {
-					pick = i
-				}
-			}
-		}
+		pick := nextFree(bs, done, indeg)
 		done[pick] = true
 		out = append(out, bs[pick])
 		for j := 0; j < n; j++ {
@@ -348,6 +358,33 @@ func topoOrder(bs []*block) []*block {
 		}
 	}
 	return out
+}
+
+// nextFree returns the best block not yet read that waits for no other.
+// In a cycle, made by fragments that interleave with a paragraph (a
+// summation sign set on its own baseline beside a line), there is none:
+// the cycle is broken where the fewest blocks still wait. Taking the
+// topmost remaining block instead jumps to the top of the next column and
+// leaves the rest of this one behind.
+func nextFree(bs []*block, done []bool, indeg []int) int {
+	pick := -1
+	for i := range bs {
+		if done[i] || indeg[i] > 0 {
+			continue
+		}
+		if pick < 0 || better(bs[i], bs[pick]) {
+			pick = i
+		}
+	}
+	if pick >= 0 {
+		return pick
+	}
+	for i := range bs {
+		if !done[i] && (pick < 0 || indeg[i] < indeg[pick] || indeg[i] == indeg[pick] && better(bs[i], bs[pick])) {
+			pick = i
+		}
+	}
+	return pick
 }
 
 func better(a, b *block) bool {

@@ -79,12 +79,47 @@ var numericCellRE = lazyregexp.MustCompile(`^[-+±~<>]?[$€£]?\d[\d.,]*\s*[%×
 // such as "Prompting using GPT-4") taken along. Without this the cells come
 // out as a scatter of one-line paragraphs, or are read into the sentence
 // that runs past the table.
+//
+// The stages: cut every line into cells (tablePieces), gather the pieces
+// of one baseline into rows (baselineRows), mark the rows that can start a
+// table (markSeeds), then grow each seed into a table (growTable) and keep
+// it when its columns line up (isTable).
 func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
-	type entry struct {
-		piece rowPiece
-		b     *block
+	es := tablePieces(pg)
+	if len(es) < 3 {
+		return
 	}
-	var es []entry
+	prose := proseBlocks(es)
+	rows := baselineRows(es, pg.width, func(e tablePiece) bool { return neverInTable(e, prose, body) })
+	markSeeds(rows)
+	used := make([]bool, len(rows))
+	for i, r := range rows {
+		if !r.seed || used[i] {
+			continue
+		}
+		group := growTable(rows, used, i)
+		gr := rowsOf(rows, group)
+		if !isTable(gr) {
+			continue
+		}
+		for _, k := range group {
+			used[k] = true
+		}
+		makeTable(pg, gr, tables)
+	}
+}
+
+// tablePiece is one line cut into cells, with the block it came from.
+type tablePiece struct {
+	piece rowPiece
+	b     *block
+}
+
+// tablePieces cuts every line of the page's main-direction blocks into
+// cells, in block order. Furniture and blank lines are left out: they are
+// never table rows.
+func tablePieces(pg *pageLayout) []tablePiece {
+	var es []tablePiece
 	for _, b := range pg.blocks {
 		if b.side {
 			continue
@@ -93,21 +128,26 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 			if l.drop || strings.TrimSpace(l.text) == "" {
 				continue
 			}
-			es = append(es, entry{rowPiece{l, splitCells(l)}, b})
+			es = append(es, tablePiece{rowPiece{l, splitCells(l)}, b})
 		}
 	}
-	if len(es) < 3 {
-		return
+	return es
+}
+
+// proseLine reports a line of running text: many words, mostly letters,
+// or (a line of one cell) as wide as a paragraph's line.
+func proseLine(p rowPiece) bool {
+	if len(p.cells) > 1 {
+		return len(strings.Fields(p.l.text)) >= 10 && letterShare(p.l.text) > 0.75
 	}
-	proseLine := func(p rowPiece) bool {
-		if len(p.cells) > 1 {
-			return len(strings.Fields(p.l.text)) >= 10 && letterShare(p.l.text) > 0.75
-		}
-		return (p.l.x1-p.l.x0 > 14*p.l.size || len(strings.Fields(p.l.text)) >= 8) && letterShare(p.l.text) > 0.6
-	}
-	// A block made mostly of running text (a paragraph, a reference list)
-	// holds no table: its short lines are paragraph ends, and its lines
-	// with stretched spaces are justified.
+	return (p.l.x1-p.l.x0 > 14*p.l.size || len(strings.Fields(p.l.text)) >= 8) && letterShare(p.l.text) > 0.6
+}
+
+// proseBlocks marks the blocks made mostly of running text (a paragraph,
+// a reference list): they hold no table, since their short lines are
+// paragraph ends and their lines with stretched spaces are justified. es
+// must hold each block's pieces together, as tablePieces returns them.
+func proseBlocks(es []tablePiece) map[*block]bool {
 	proseBlock := map[*block]bool{}
 	for i := 0; i < len(es); {
 		b, n, prose := es[i].b, 0, 0
@@ -119,23 +159,31 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		}
 		proseBlock[b] = prose >= 3 && prose*2 >= n
 	}
-	isProse := func(e entry) bool {
-		p := e.piece
-		if proseBlock[e.b] {
-			return true
-		}
-		// A wide row name in a captioned table ("Google NIC(Vinyals et
-		// al., 2014)", "CMU/MS Research (Chen & Zitnick, 2014)") is as
-		// wide as a paragraph's last line, but has no lower-case words.
-		if proseLine(p) && !(e.b.caption != nil && len(p.cells) == 1 && lowerWords(p.l.text) < 2) {
-			return true
-		}
-		t := strings.TrimSpace(p.l.text)
-		return captionRE.MatchString(t) || numHeadingRE.MatchString(t) && isHeading(p.l, 1, body) // never part of a table
+	return proseBlock
+}
+
+// neverInTable reports a piece that breaks a row rather than joining one:
+// running text, a caption, or a numbered heading.
+func neverInTable(e tablePiece, proseBlock map[*block]bool, body float64) bool {
+	p := e.piece
+	if proseBlock[e.b] {
+		return true
 	}
-	// Rows: pieces on one baseline, not separated by running text. Lines
-	// are sorted top down and cut into baselines first: a comparator with
-	// a tolerance would not be a strict order.
+	// A wide row name in a captioned table ("Google NIC(Vinyals et
+	// al., 2014)", "CMU/MS Research (Chen & Zitnick, 2014)") is as
+	// wide as a paragraph's last line, but has no lower-case words.
+	if proseLine(p) && !(e.b.caption != nil && len(p.cells) == 1 && lowerWords(p.l.text) < 2) {
+		return true
+	}
+	t := strings.TrimSpace(p.l.text)
+	return captionRE.MatchString(t) || numHeadingRE.MatchString(t) && isHeading(p.l, 1, body) // never part of a table
+}
+
+// baselineRows gathers pieces on one baseline, not separated by running
+// text (isProse), into rows, top down and left to right. Lines are sorted
+// top down and cut into baselines first: a comparator with a tolerance
+// would not be a strict order. es is reordered.
+func baselineRows(es []tablePiece, pageWidth float64, isProse func(tablePiece) bool) []*tableRow {
 	sort.SliceStable(es, func(i, j int) bool { return es[i].piece.l.y > es[j].piece.l.y })
 	var rows []*tableRow
 	for i := 0; i < len(es); {
@@ -152,20 +200,7 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 				cur = nil
 				continue
 			}
-			// A wide gap is still inside the row unless it holds the
-			// middle of the page, where a column gutter would be.
-			// Pieces in the float region of one table caption set across
-			// the middle are one table however wide its middle gap
-			// (show-attend-tell's Table 1, whose model names end an inch
-			// left of the scores).
-			mid := pg.width / 2
-			wide := false
-			if cur != nil {
-				c := cur.blocks[len(cur.blocks)-1].caption
-				wide = c != nil && c == e.b.caption && c.x0 < mid && c.x1 > mid &&
-					strings.HasPrefix(strings.TrimSpace(c.lines[0].text), "Table")
-			}
-			if cur != nil && (l.x0-cur.x1 < 5*l.size || l.x0-cur.x1 < 14*l.size && (wide || !(cur.x1 < mid && l.x0 > mid))) {
+			if cur != nil && rowContinues(cur, e, pageWidth) {
 				cur.pieces = append(cur.pieces, e.piece)
 				cur.blocks = append(cur.blocks, e.b)
 				cur.x1 = math.Max(cur.x1, l.x1)
@@ -177,6 +212,28 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 		}
 		i = j
 	}
+	return rows
+}
+
+// rowContinues reports whether piece e, to the right of row cur on its
+// baseline, belongs to the same row. A wide gap is still inside the row
+// unless it holds the middle of the page, where a column gutter would be.
+// Pieces in the float region of one table caption set across the middle
+// are one table however wide its middle gap (show-attend-tell's Table 1,
+// whose model names end an inch left of the scores).
+func rowContinues(cur *tableRow, e tablePiece, pageWidth float64) bool {
+	l := e.piece.l
+	mid := pageWidth / 2
+	c := cur.blocks[len(cur.blocks)-1].caption
+	wide := c != nil && c == e.b.caption && c.x0 < mid && c.x1 > mid &&
+		strings.HasPrefix(strings.TrimSpace(c.lines[0].text), "Table")
+	return l.x0-cur.x1 < 5*l.size || l.x0-cur.x1 < 14*l.size && (wide || !(cur.x1 < mid && l.x0 > mid))
+}
+
+// markSeeds marks the rows that can start a table: two or more cells, and
+// not an equation (numbered at the margin, or with '=' or big operators)
+// nor a justified line of running text.
+func markSeeds(rows []*tableRow) {
 	for _, r := range rows {
 		r.seed = r.cells >= 2 && !equationRow(r.pieces[len(r.pieces)-1]) && !justified(r)
 		for _, p := range r.pieces {
@@ -185,86 +242,101 @@ func findTables(pg *pageLayout, body float64, tables map[*block]bool) {
 			}
 		}
 	}
-	// Grow tables from seed rows downwards: the next row must be close
-	// below and overlap the table horizontally.
-	used := make([]bool, len(rows))
-	for i, r := range rows {
-		if !r.seed || used[i] {
-			continue
-		}
-		group := []int{i}
-		x0, x1, lastY := r.x0, r.x1, r.y
-		for j := i + 1; j < len(rows); j++ {
-			// Rows run top down: once one is too far below, all are.
-			n := rows[j]
-			if lastY-n.y > 2.6*math.Max(n.size, r.size) {
-				break
-			}
-			if used[j] || n.x1 < x0 || n.x0 > x1 {
-				continue // another column
-			}
-			if !n.seed && (n.x1-n.x0 > 0.9*(x1-x0) && len(group) < 2) {
-				break
-			}
-			group = append(group, j)
-			lastY = n.y
-			if n.seed {
-				x0, x1 = math.Min(x0, n.x0), math.Max(x1, n.x1)
-			}
-		}
-		// Column headers set on several lines sit above the first row of
-		// several cells.
-		for k := i - 1; k >= 0 && i-k <= 6; k-- {
-			n, first := rows[k], rows[group[0]]
-			if used[k] || n.seed || n.x0 < x0-n.size || n.x1 > x1+n.size || n.y-first.y > 2.2*n.size ||
-				strings.HasSuffix(strings.TrimSpace(n.pieces[len(n.pieces)-1].l.text), ".") {
-				break
-			}
-			group = append([]int{k}, group...)
-		}
-		// Trailing non-seed rows belong to what follows.
-		for len(group) > 0 && !rows[group[len(group)-1]].seed {
-			group = group[:len(group)-1]
-		}
-		rowsOf := func(group []int) []*tableRow {
-			var gr []*tableRow
-			for _, k := range group {
-				gr = append(gr, rows[k])
-			}
-			return gr
-		}
-		// Rows skipped while the table was still narrow (a row-label
-		// header centred on two header lines, "Methods"; a dataset name
-		// set between two rows) lie inside it, unless taking them along
-		// leaves too few rows of cells for a table (row names broken
-		// over two lines).
-		if len(group) > 1 {
-			in := map[int]bool{}
-			gx0, gx1 := math.Inf(1), math.Inf(-1)
-			for _, k := range group {
-				in[k] = true
-				gx0, gx1 = math.Min(gx0, rows[k].x0), math.Max(gx1, rows[k].x1)
-			}
-			wider := append([]int(nil), group...)
-			for k := group[0] + 1; k < group[len(group)-1]; k++ {
-				if n := rows[k]; !in[k] && !used[k] && n.x0 >= gx0-n.size && n.x1 <= gx1+n.size {
-					wider = append(wider, k)
-				}
-			}
-			sort.Ints(wider)
-			if len(wider) == len(group) || isTable(rowsOf(wider)) {
-				group = wider
-			}
-		}
-		gr := rowsOf(group)
-		if !isTable(gr) {
-			continue
-		}
-		for _, k := range group {
-			used[k] = true
-		}
-		makeTable(pg, gr, tables)
+}
+
+// growTable returns the candidate table grown from seed row i, as indexes
+// into rows, top down: the rows below it, the column headers above it,
+// less trailing rows without cells, plus the rows skipped inside it when
+// that keeps it a table. Rows in used already belong to a table.
+func growTable(rows []*tableRow, used []bool, i int) []int {
+	group, x0, x1 := growDown(rows, used, i)
+	group = takeHeaders(rows, used, group, x0, x1)
+	// Trailing non-seed rows belong to what follows.
+	for len(group) > 0 && !rows[group[len(group)-1]].seed {
+		group = group[:len(group)-1]
 	}
+	return takeSkipped(rows, used, group)
+}
+
+// growDown grows a table from seed row i downwards: the next row must be
+// close below and overlap the table horizontally. It returns the rows'
+// indexes and the table's horizontal extent (of its seed rows).
+func growDown(rows []*tableRow, used []bool, i int) (group []int, x0, x1 float64) {
+	r := rows[i]
+	group = []int{i}
+	x0, x1, lastY := r.x0, r.x1, r.y
+	for j := i + 1; j < len(rows); j++ {
+		// Rows run top down: once one is too far below, all are.
+		n := rows[j]
+		if lastY-n.y > 2.6*math.Max(n.size, r.size) {
+			break
+		}
+		if used[j] || n.x1 < x0 || n.x0 > x1 {
+			continue // another column
+		}
+		if !n.seed && (n.x1-n.x0 > 0.9*(x1-x0) && len(group) < 2) {
+			break
+		}
+		group = append(group, j)
+		lastY = n.y
+		if n.seed {
+			x0, x1 = math.Min(x0, n.x0), math.Max(x1, n.x1)
+		}
+	}
+	return group, x0, x1
+}
+
+// takeHeaders prepends the column headers set on several lines above the
+// group's first row: up to six rows without cells, inside the table's
+// extent x0..x1, each close above the one below, none ending a sentence.
+func takeHeaders(rows []*tableRow, used []bool, group []int, x0, x1 float64) []int {
+	i := group[0]
+	for k := i - 1; k >= 0 && i-k <= 6; k-- {
+		n, first := rows[k], rows[group[0]]
+		if used[k] || n.seed || n.x0 < x0-n.size || n.x1 > x1+n.size || n.y-first.y > 2.2*n.size ||
+			strings.HasSuffix(strings.TrimSpace(n.pieces[len(n.pieces)-1].l.text), ".") {
+			break
+		}
+		group = append([]int{k}, group...)
+	}
+	return group
+}
+
+// takeSkipped adds the rows skipped while the table was still narrow (a
+// row-label header centred on two header lines, "Methods"; a dataset name
+// set between two rows) that lie inside it, unless taking them along
+// leaves too few rows of cells for a table (row names broken over two
+// lines).
+func takeSkipped(rows []*tableRow, used []bool, group []int) []int {
+	if len(group) <= 1 {
+		return group
+	}
+	in := map[int]bool{}
+	gx0, gx1 := math.Inf(1), math.Inf(-1)
+	for _, k := range group {
+		in[k] = true
+		gx0, gx1 = math.Min(gx0, rows[k].x0), math.Max(gx1, rows[k].x1)
+	}
+	wider := append([]int(nil), group...)
+	for k := group[0] + 1; k < group[len(group)-1]; k++ {
+		if n := rows[k]; !in[k] && !used[k] && n.x0 >= gx0-n.size && n.x1 <= gx1+n.size {
+			wider = append(wider, k)
+		}
+	}
+	sort.Ints(wider)
+	if len(wider) == len(group) || isTable(rowsOf(rows, wider)) {
+		return wider
+	}
+	return group
+}
+
+// rowsOf returns the rows at the indexes in group.
+func rowsOf(rows []*tableRow, group []int) []*tableRow {
+	var gr []*tableRow
+	for _, k := range group {
+		gr = append(gr, rows[k])
+	}
+	return gr
 }
 
 // justified reports a line of running text whose spaces were stretched
@@ -378,13 +450,24 @@ func equationRow(last rowPiece) bool {
 // (two or more cell edges shared by most of those rows), which scattered
 // chart labels and equations do not have.
 func isTable(rs []*tableRow) bool {
-	seeds := 0
+	edges := seedEdges(rs)
+	seeds := len(edges)
+	if seeds < 3 || seeds*2 < len(rs) {
+		return false
+	}
+	if !tableLikeText(rs) {
+		return false
+	}
+	return innerColumnEdges(rs, edges) >= 2
+}
+
+// seedEdges returns, per seed row, the left and right edges of its cells.
+func seedEdges(rs []*tableRow) [][2][]float64 {
 	var edges [][2][]float64 // per seed row: left edges, right edges
 	for _, r := range rs {
 		if !r.seed {
 			continue
 		}
-		seeds++
 		var l, rt []float64
 		for _, p := range r.pieces {
 			for _, c := range p.cells {
@@ -394,9 +477,12 @@ func isTable(rs []*tableRow) bool {
 		}
 		edges = append(edges, [2][]float64{l, rt})
 	}
-	if seeds < 3 || seeds*2 < len(rs) {
-		return false
-	}
+	return edges
+}
+
+// tableLikeText rules out what else sets text in rows of cells: a contents
+// page, a displayed equation cut into pieces, and a chart's axis labels.
+func tableLikeText(rs []*tableRow) bool {
 	// A contents page's leaders end in page numbers at the margin.
 	for _, r := range rs {
 		for _, p := range r.pieces {
@@ -434,12 +520,18 @@ func isTable(rs []*tableRow) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// innerColumnEdges counts the column edges the seed rows share inside the
+// table. Candidate column edges come from every seed row; an edge counts
+// when 60% of the seed rows have a cell edge within half an em of it.
+func innerColumnEdges(rs []*tableRow, edges [][2][]float64) int {
+	seeds := len(edges)
 	tx0, tx1 := math.Inf(1), math.Inf(-1)
 	for _, r := range rs {
 		tx0, tx1 = math.Min(tx0, r.x0), math.Max(tx1, r.x1)
 	}
-	// Candidate column edges come from every seed row; an edge counts when
-	// 60% of the seed rows have a cell edge within half an em of it.
 	tol := 0.5 * rs[0].size
 	shared := 0
 	for side := 0; side < 2; side++ {
@@ -474,7 +566,7 @@ func isTable(rs []*tableRow) bool {
 			}
 		}
 	}
-	return shared >= 2
+	return shared
 }
 
 // makeTable takes the rows' lines out of their blocks and puts one table

@@ -325,14 +325,45 @@ type wireRequest struct {
 	Stream              bool              `json:"stream"`
 }
 
+// serve answers one call. The stages: route and parse the request
+// (readRequest), record it, wait out the latency, refuse what the
+// configuration refuses (refuse), draw the fault (drawFault) and serve the
+// ones without a reply (failEarly), then build the reply (reply) and write
+// it, whole or damaged (writeReply).
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || (r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/chat/completions") {
 		writeError(w, http.StatusNotFound, "not_found", "no route "+r.Method+" "+r.URL.Path, nil)
 		return
 	}
-	// Read the body to its end: only then does net/http watch the
-	// connection, and cancel r.Context() when the client hangs up
-	// mid-stall.
+	req, err := readRequest(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "bad JSON: "+err.Error(), nil)
+		return
+	}
+	prompt := req.Prompt()
+	cfg := s.record(&req, prompt)
+
+	var echo http.Header
+	if cfg.EchoHeaders {
+		echo = r.Header
+	}
+	if !s.wait(r, cfg.Latency) {
+		return
+	}
+	if s.refuse(w, cfg, req, echo) {
+		return
+	}
+	f := s.drawFault(w, cfg, req, prompt)
+	if s.failEarly(w, r, cfg, f, echo) {
+		return
+	}
+	s.writeReply(w, r, cfg, f, reply(cfg, req, f), prompt)
+}
+
+// readRequest reads the body to its end and parses it. Reading it all
+// matters: only then does net/http watch the connection, and cancel
+// r.Context() when the client hangs up mid-stall.
+func readRequest(r *http.Request) (Request, error) {
 	raw, err := io.ReadAll(r.Body)
 	var body wireRequest
 	var members map[string]json.RawMessage
@@ -342,8 +373,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "bad JSON: "+err.Error(), nil)
-		return
+		return Request{}, err
 	}
 	req := Request{Model: body.Model, Temperature: body.Temperature, TopP: body.TopP, MaxTokens: body.MaxTokens,
 		MaxCompletionTokens: body.MaxCompletionTokens, Seed: body.Seed, ReasoningEffort: body.ReasoningEffort,
@@ -362,35 +392,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		req.ToolChoice = tc
 	}
-	prompt := req.Prompt()
+	return req, nil
+}
 
+// record numbers the request (overall and per prompt), keeps it, and
+// returns the configuration to answer it with, both under the lock.
+func (s *Server) record(req *Request, prompt string) Config {
 	s.mu.Lock()
-	cfg := s.cfg
+	defer s.mu.Unlock()
 	s.n++
 	req.N = s.n
 	s.attempts[prompt]++
 	req.Attempt = s.attempts[prompt]
-	s.reqs = append(s.reqs, req)
-	s.mu.Unlock()
+	s.reqs = append(s.reqs, *req)
+	return s.cfg
+}
 
-	var echo http.Header
-	if cfg.EchoHeaders {
-		echo = r.Header
-	}
-	if !s.wait(r, cfg.Latency) {
-		return
-	}
+// refuse answers what the configuration refuses before any fault: a wrong
+// key (401), a request without model or messages (400), tools on a server
+// without them, and what reasoning models refuse (400s naming the
+// parameter). It reports whether it answered.
+func (s *Server) refuse(w http.ResponseWriter, cfg Config, req Request, echo http.Header) bool {
 	if cfg.Key != "" && req.Authorization != "Bearer "+cfg.Key {
 		s.count(Status)
 		writeError(w, http.StatusUnauthorized, "invalid_api_key",
 			"Incorrect API key provided: "+strings.TrimPrefix(req.Authorization, "Bearer "), echo)
-		return
+		return true
 	}
 	if req.Model == "" || len(req.Messages) == 0 {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "model and messages are required", nil)
-		return
+		return true
 	}
-
 	if cfg.NoTools && (req.Body["tools"] != nil || req.Body["tool_choice"] != nil) {
 		param := "tools"
 		if req.Body["tools"] == nil {
@@ -398,16 +430,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		s.count(Status)
 		writeParamError(w, "Unsupported parameter: '"+param+"' is not supported with this model.", param, "unsupported_parameter")
-		return
+		return true
 	}
 	if cfg.ReasoningRules {
 		if msg, param, code := refused(req); msg != "" {
 			s.count(Status)
 			writeParamError(w, msg, param, code)
-			return
+			return true
 		}
 	}
+	return false
+}
 
+// drawFault asks Inject, then the fractions, for this call's fault; counts
+// it and sets its extra headers.
+func (s *Server) drawFault(w http.ResponseWriter, cfg Config, req Request, prompt string) *Fault {
 	var f *Fault
 	if cfg.Inject != nil {
 		f = cfg.Inject(req)
@@ -421,6 +458,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	for k, v := range f.Header {
 		w.Header().Set(k, v)
 	}
+	return f
+}
+
+// failEarly serves the faults answered without a reply (429, 500, a
+// status) and waits out a stall. It reports whether the call is over: a
+// stall that ends before the client gives up is just slow, and is
+// answered.
+func (s *Server) failEarly(w http.ResponseWriter, r *http.Request, cfg Config, f *Fault, echo http.Header) bool {
 	switch f.Kind {
 	case RateLimited:
 		ra := cfg.Faults.RetryAfter
@@ -431,10 +476,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", ra)
 		}
 		writeError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "Rate limit reached for requests", echo)
-		return
+		return true
 	case ServerError:
 		writeError(w, http.StatusInternalServerError, "server_error", "The server had an error while processing your request", echo)
-		return
+		return true
 	case Status:
 		code := f.Status
 		if code == 0 {
@@ -444,24 +489,33 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(code)
 			w.Write([]byte(f.Body))
-			return
+			return true
 		}
 		writeError(w, code, "error", http.StatusText(code), echo)
-		return
+		return true
 	case Stall:
-		d := f.Stall
-		if d == 0 {
-			d = cfg.Faults.StallFor
-		}
-		if d == 0 {
-			d = DefaultStall
-		}
-		if !s.wait(r, d) {
-			return
-		}
-		// A stall that ends before the client gives up is just slow.
+		return !s.wait(r, stallFor(cfg, f))
 	}
+	return false
+}
 
+// stallFor is how long fault f stalls: its own duration, else the
+// configuration's, else DefaultStall.
+func stallFor(cfg Config, f *Fault) time.Duration {
+	d := f.Stall
+	if d == 0 {
+		d = cfg.Faults.StallFor
+	}
+	if d == 0 {
+		d = DefaultStall
+	}
+	return d
+}
+
+// reply builds the JSON reply: the answer, tool calls when the
+// configuration makes some (content null unless Answer gives some), the
+// finish reason, and no choices for an EmptyChoices fault.
+func reply(cfg Config, req Request, f *Fault) []byte {
 	content, reasoning := answer(cfg, req)
 	out := completion(cfg, req, content, reasoning)
 	if cfg.ToolCalls != nil && !cfg.IgnoreTools {
@@ -482,33 +536,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		out["choices"] = []any{}
 	}
 	js, _ := json.Marshal(out)
+	return js
+}
+
+// writeReply writes the reply js as fault f shapes it: cut off, stalled
+// mid-body, half of it (bad JSON), or whole. A good answer written in full
+// counts as served.
+func (s *Server) writeReply(w http.ResponseWriter, r *http.Request, cfg Config, f *Fault, js []byte, prompt string) {
 	w.Header().Set("Content-Type", "application/json")
 	switch f.Kind {
 	case CutOff:
 		// Promise the whole body, send half, and drop the connection: the
 		// client's read fails with an unexpected EOF.
-		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
-		w.WriteHeader(http.StatusOK)
-		w.Write(js[:len(js)/2])
-		if fl, ok := w.(http.Flusher); ok {
-			fl.Flush()
-		}
+		writeHalf(w, js)
 		panic(http.ErrAbortHandler)
 	case StallBody:
-		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
-		w.WriteHeader(http.StatusOK)
-		w.Write(js[:len(js)/2])
-		if fl, ok := w.(http.Flusher); ok {
-			fl.Flush()
-		}
-		d := f.Stall
-		if d == 0 {
-			d = cfg.Faults.StallFor
-		}
-		if d == 0 {
-			d = DefaultStall
-		}
-		if !s.wait(r, d) {
+		writeHalf(w, js)
+		if !s.wait(r, stallFor(cfg, f)) {
 			return
 		}
 		w.Write(js[len(js)/2:])
@@ -526,6 +570,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.served[prompt]++
 		s.completed++
 		s.mu.Unlock()
+	}
+}
+
+// writeHalf promises the whole of js, writes its first half and flushes
+// it to the client.
+func writeHalf(w http.ResponseWriter, js []byte) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(js)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(js[:len(js)/2])
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
 	}
 }
 

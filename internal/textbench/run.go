@@ -129,13 +129,18 @@ type extraction struct {
 }
 
 // Run scores every available tool on every document of opt.Dir.
+//
+// The stages: read the ground truth, find the tools this machine has
+// (availableTools), extract every document with each tool over the
+// rounds (extractAll), score each text (scoreRow), save the texts when
+// asked, and average per tool (toolMean).
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	names, err := documents(opt.Dir)
 	if err != nil {
 		return nil, err
 	}
 	rounds := max(opt.Rounds, 1)
-	r := &Report{Dir: opt.Dir, Documents: names, Rounds: rounds, Unavailable: map[string]string{}}
+	r := &Report{Dir: opt.Dir, Documents: names, Rounds: rounds}
 	truth := make([]string, len(names))
 	paths := make([]string, len(names))
 	for i, n := range names {
@@ -146,104 +151,26 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		truth[i] = string(b)
 		paths[i] = filepath.Join(opt.Dir, n+".pdf")
 	}
-
-	tools := []tool{{Ours, runOurs}}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		r.Unavailable[Pdftotext] = "pdftotext is not on PATH (Debian: poppler-utils)"
-	} else {
-		tools = append(tools, tool{Pdftotext, runPdftotext})
+	var tools []tool
+	tools, r.Unavailable = availableTools(ctx)
+	ex, err := extractAll(ctx, tools, paths, rounds)
+	if err != nil {
+		return nil, err
 	}
-	if out, err := exec.CommandContext(ctx, Python, "-c", "import fitz").CombinedOutput(); err != nil {
-		r.Unavailable[PyMuPDF] = fmt.Sprintf("%s cannot import fitz (Debian: python3-fitz): %v %s", Python, err, strings.TrimSpace(string(out)))
-	} else {
-		tools = append(tools, tool{PyMuPDF, runPyMuPDF})
-	}
-	if len(r.Unavailable) == 0 {
-		r.Unavailable = nil
-	}
-
-	texts := make([][]string, len(tools))
-	secs := make([][][]float64, len(tools)) // tool, document, round
-	errs := make([][]string, len(tools))
-	for ti := range tools {
-		secs[ti] = make([][]float64, len(names))
-		errs[ti] = make([]string, len(names))
-	}
-	// Rounds interleave the tools, so a busy machine slows them alike.
-	for round := 0; round < rounds; round++ {
-		for ti, t := range tools {
-			out, err := t.run(ctx, paths)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if err != nil {
-				return nil, fmt.Errorf("run %s: %w", t.name, err)
-			}
-			if round == 0 {
-				texts[ti] = make([]string, len(names))
-			}
-			for di, x := range out {
-				if round == 0 {
-					texts[ti][di] = x.text
-				}
-				secs[ti][di] = append(secs[ti][di], x.seconds)
-				if x.err != nil && errs[ti][di] == "" {
-					errs[ti][di] = x.err.Error()
-				}
-			}
-		}
-	}
-
 	for di, n := range names {
 		for ti, t := range tools {
-			got := texts[ti][di]
-			row := Row{Tool: t.name, Document: n, Chars: len([]rune(got)), Seconds: median(secs[ti][di]), Err: errs[ti][di]}
-			row.Paragraphs = ParagraphOrder(truth[di], got)
-			row.SymbolSet = SymbolRecall(truth[di], got)
-			row.Scores = Scores{
-				Ratio:   Ratio(truth[di], got),
-				RatioWS: RatioWS(truth[di], got),
-				Order:   row.Paragraphs.Score,
-				Symbols: row.SymbolSet.Score,
-			}
-			r.Rows = append(r.Rows, row)
+			got := ex.texts[ti][di]
+			r.Rows = append(r.Rows, scoreRow(t.name, n, truth[di], got, ex.secs[ti][di], ex.errs[ti][di]))
 			if opt.Save != "" {
-				dir := filepath.Join(opt.Save, t.name)
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return nil, fmt.Errorf("save texts: %w", err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, n+".txt"), []byte(got), 0o644); err != nil {
-					return nil, fmt.Errorf("save texts: %w", err)
+				if err := saveText(opt.Save, t.name, n, got); err != nil {
+					return nil, err
 				}
 			}
 		}
 	}
 	for _, t := range tools {
 		r.Tools = append(r.Tools, t.name)
-		m := Mean{Tool: t.name}
-		k := 0
-		for _, row := range r.Rows {
-			if row.Tool != t.name {
-				continue
-			}
-			k++
-			m.Ratio += row.Ratio
-			m.RatioWS += row.RatioWS
-			m.Order += row.Order
-			m.Symbols += row.Symbols
-			m.Seconds += row.Seconds
-			m.AllSymbols.Truth += row.SymbolSet.Truth
-			m.AllSymbols.Found += row.SymbolSet.Found
-		}
-		m.AllSymbols.Score = 1
-		if m.AllSymbols.Truth > 0 {
-			m.AllSymbols.Score = float64(m.AllSymbols.Found) / float64(m.AllSymbols.Truth)
-		}
-		m.Ratio /= float64(k)
-		m.RatioWS /= float64(k)
-		m.Order /= float64(k)
-		m.Symbols /= float64(k)
-		r.Means = append(r.Means, m)
+		r.Means = append(r.Means, toolMean(t.name, r.Rows))
 	}
 	if py := r.mean(PyMuPDF); py != nil && py.Ratio > 0 {
 		for i := range r.Means {
@@ -254,6 +181,126 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		r.TimeVsPdftotext = ours.Seconds / pt.Seconds
 	}
 	return r, nil
+}
+
+// availableTools is our extractor and the reference tools this machine
+// has, and why each missing one is missing (nil when none is).
+func availableTools(ctx context.Context) ([]tool, map[string]string) {
+	tools := []tool{{Ours, runOurs}}
+	unavailable := map[string]string{}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		unavailable[Pdftotext] = "pdftotext is not on PATH (Debian: poppler-utils)"
+	} else {
+		tools = append(tools, tool{Pdftotext, runPdftotext})
+	}
+	if out, err := exec.CommandContext(ctx, Python, "-c", "import fitz").CombinedOutput(); err != nil {
+		unavailable[PyMuPDF] = fmt.Sprintf("%s cannot import fitz (Debian: python3-fitz): %v %s", Python, err, strings.TrimSpace(string(out)))
+	} else {
+		tools = append(tools, tool{PyMuPDF, runPyMuPDF})
+	}
+	if len(unavailable) == 0 {
+		unavailable = nil
+	}
+	return tools, unavailable
+}
+
+// extractions are every tool's output on every document: the first
+// round's text, each round's seconds, the first error.
+type extractions struct {
+	texts [][]string    // tool, document
+	secs  [][][]float64 // tool, document, round
+	errs  [][]string    // tool, document
+}
+
+// extractAll runs every tool on every document, rounds times. Rounds
+// interleave the tools, so a busy machine slows them alike.
+func extractAll(ctx context.Context, tools []tool, paths []string, rounds int) (*extractions, error) {
+	ex := &extractions{texts: make([][]string, len(tools)), secs: make([][][]float64, len(tools)), errs: make([][]string, len(tools))}
+	for ti := range tools {
+		ex.secs[ti] = make([][]float64, len(paths))
+		ex.errs[ti] = make([]string, len(paths))
+	}
+	for round := 0; round < rounds; round++ {
+		for ti, t := range tools {
+			out, err := t.run(ctx, paths)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("run %s: %w", t.name, err)
+			}
+			if round == 0 {
+				ex.texts[ti] = make([]string, len(paths))
+			}
+			for di, x := range out {
+				if round == 0 {
+					ex.texts[ti][di] = x.text
+				}
+				ex.secs[ti][di] = append(ex.secs[ti][di], x.seconds)
+				if x.err != nil && ex.errs[ti][di] == "" {
+					ex.errs[ti][di] = x.err.Error()
+				}
+			}
+		}
+	}
+	return ex, nil
+}
+
+// scoreRow scores one tool's text of one document against its ground
+// truth; its time is the median over the rounds.
+func scoreRow(toolName, doc, truth, got string, secs []float64, errText string) Row {
+	row := Row{Tool: toolName, Document: doc, Chars: len([]rune(got)), Seconds: median(secs), Err: errText}
+	row.Paragraphs = ParagraphOrder(truth, got)
+	row.SymbolSet = SymbolRecall(truth, got)
+	row.Scores = Scores{
+		Ratio:   Ratio(truth, got),
+		RatioWS: RatioWS(truth, got),
+		Order:   row.Paragraphs.Score,
+		Symbols: row.SymbolSet.Score,
+	}
+	return row
+}
+
+// saveText writes a tool's text of a document as dir/TOOL/NAME.txt.
+func saveText(dir, toolName, doc, text string) error {
+	d := filepath.Join(dir, toolName)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return fmt.Errorf("save texts: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(d, doc+".txt"), []byte(text), 0o644); err != nil {
+		return fmt.Errorf("save texts: %w", err)
+	}
+	return nil
+}
+
+// toolMean averages a tool's rows: the scores over documents, the times
+// summed, and the symbol counts pooled (a document without symbols
+// counts 1 in the mean, but adds nothing to the pool).
+func toolMean(toolName string, rows []Row) Mean {
+	m := Mean{Tool: toolName}
+	k := 0
+	for _, row := range rows {
+		if row.Tool != toolName {
+			continue
+		}
+		k++
+		m.Ratio += row.Ratio
+		m.RatioWS += row.RatioWS
+		m.Order += row.Order
+		m.Symbols += row.Symbols
+		m.Seconds += row.Seconds
+		m.AllSymbols.Truth += row.SymbolSet.Truth
+		m.AllSymbols.Found += row.SymbolSet.Found
+	}
+	m.AllSymbols.Score = 1
+	if m.AllSymbols.Truth > 0 {
+		m.AllSymbols.Score = float64(m.AllSymbols.Found) / float64(m.AllSymbols.Truth)
+	}
+	m.Ratio /= float64(k)
+	m.RatioWS /= float64(k)
+	m.Order /= float64(k)
+	m.Symbols /= float64(k)
+	return m
 }
 
 func (r *Report) mean(tool string) *Mean {

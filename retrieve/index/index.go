@@ -506,16 +506,7 @@ type Progress func(format string, args ...any)
 // was marked is indexed, and the next Update goes on from there.
 func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err error) {
 	if ix.cfg.ReadOnly {
-		// Open checked it was up to date, and the caller's read-only corpus
-		// keeps it so: nothing to do, and nothing may be written.
-		reason, err := ix.Stale()
-		if err != nil {
-			return Report{}, err
-		}
-		if reason != "" {
-			return Report{}, fmt.Errorf("index in %s is open read-only and %s: run 'paperlens index': %w", ix.dir, reason, ErrStale)
-		}
-		return ix.Summary(), nil
+		return ix.readOnlyUpdate()
 	}
 	if progress == nil {
 		progress = func(string, ...any) {}
@@ -528,76 +519,19 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 		return Report{}, err
 	}
 	rep = Report{Papers: len(docs)}
-	// Without a state file nothing is known of vectors already stored (a
-	// state deleted by hand): those of the embedded store go, and each
-	// paper's are deleted from a remote one before it is embedded again.
-	freshStore := ix.stateFound
-	if !ix.stateFound && ix.cfg.Store == "embedded" {
-		if err := os.RemoveAll(ix.vectorDir()); err != nil {
-			return rep, fmt.Errorf("drop vectors of unknown origin: %w", err)
-		}
-		freshStore = true
+	freshStore, err := ix.dropUnknownVectors()
+	if err != nil {
+		return rep, err
 	}
 	want := make(map[string]string, len(docs))
 	for _, d := range docs {
 		want[d.PaperID] = fingerprint(d)
 	}
-	// Forget papers that left the corpus; a changed paper is forgotten by
-	// every index but Bleve, whose ReplacePapers below drops its old
-	// passages in the batch that writes the new ones.
-	var gone, changed []string
-	for id, p := range ix.st.Papers {
-		if fp, ok := want[id]; !ok {
-			gone = append(gone, id)
-		} else if fp != p.Fingerprint {
-			changed = append(changed, id)
-		}
-	}
-	sort.Strings(gone)
-	sort.Strings(changed)
-	okapiChanged := false
-	for _, id := range gone {
-		inOkapi, err := ix.removePaper(ctx, id)
-		if err != nil {
-			return rep, err
-		}
-		okapiChanged = okapiChanged || inOkapi
-		rep.Removed++
-	}
-	for _, id := range changed {
-		if err := ix.forgetDense(ctx, id); err != nil {
-			return rep, err
-		}
-		okapiChanged = okapiChanged || ix.st.Papers[id].Okapi
-		if err := ix.okapi.DeletePaper(id); err != nil {
-			return rep, fmt.Errorf("remove %s from Okapi: %w", id, err)
-		}
-		ix.st.Papers[id] = paperState{Fingerprint: want[id]}
-	}
-	if okapiChanged {
-		// The file must lose the papers before the state does: a paper the
-		// state no longer lists would never be taken out of it.
-		if err := ix.okapi.Save(ix.okapiPath()); err != nil {
-			return rep, fmt.Errorf("save Okapi index: %w", err)
-		}
-	}
-	// Papers Bleve cannot hold yet, new to a state that lists every paper
-	// an index was given (or to an empty index): it adds them without
-	// looking for old passages.
-	n, err := ix.bleve.Count()
-	if err != nil {
+	if rep.Removed, err = ix.forgetOld(ctx, want); err != nil {
 		return rep, err
 	}
-	fresh := map[string]bool{}
-	for _, d := range docs {
-		if _, ok := ix.st.Papers[d.PaperID]; !ok {
-			ix.st.Papers[d.PaperID] = paperState{Fingerprint: want[d.PaperID]}
-			fresh[d.PaperID] = ix.stateFound || n == 0
-		}
-	}
-	// Every paper is listed before any index takes it, so whatever a killed
-	// build wrote is under a paper the next one knows.
-	if err := ix.saveState(); err != nil {
+	fresh, err := ix.listNew(docs, want)
+	if err != nil {
 		return rep, err
 	}
 	saver := ix.newSaver()
@@ -616,7 +550,7 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	if err != nil {
 		return rep, err
 	}
-	n, err = ix.updateSparse(ctx, docs, fresh, src, saver, progress, touched)
+	n, err := ix.updateSparse(ctx, docs, fresh, src, saver, progress, touched)
 	rep.Passages += n
 	if err != nil {
 		return rep, err
@@ -632,6 +566,106 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 		rep.Embedder = ix.emb.Name()
 	}
 	return rep, nil
+}
+
+// readOnlyUpdate is Update on an index open read-only: Open checked it
+// was up to date, and the caller's read-only corpus keeps it so. There is
+// nothing to do, and nothing may be written; a stale index is an error.
+func (ix *Index) readOnlyUpdate() (Report, error) {
+	reason, err := ix.Stale()
+	if err != nil {
+		return Report{}, err
+	}
+	if reason != "" {
+		return Report{}, fmt.Errorf("index in %s is open read-only and %s: run 'paperlens index': %w", ix.dir, reason, ErrStale)
+	}
+	return ix.Summary(), nil
+}
+
+// dropUnknownVectors handles a missing state file: nothing is then known
+// of vectors already stored (a state deleted by hand), so those of the
+// embedded store go, and each paper's are deleted from a remote one before
+// it is embedded again. It reports whether the vector store starts empty.
+func (ix *Index) dropUnknownVectors() (freshStore bool, err error) {
+	if ix.stateFound || ix.cfg.Store != "embedded" {
+		return ix.stateFound, nil
+	}
+	if err := os.RemoveAll(ix.vectorDir()); err != nil {
+		return false, fmt.Errorf("drop vectors of unknown origin: %w", err)
+	}
+	return true, nil
+}
+
+// stalePapers compares the state with the corpus's fingerprints (want):
+// the papers gone from the corpus and those changed, each sorted.
+func (ix *Index) stalePapers(want map[string]string) (gone, changed []string) {
+	for id, p := range ix.st.Papers {
+		if fp, ok := want[id]; !ok {
+			gone = append(gone, id)
+		} else if fp != p.Fingerprint {
+			changed = append(changed, id)
+		}
+	}
+	sort.Strings(gone)
+	sort.Strings(changed)
+	return gone, changed
+}
+
+// forgetOld forgets papers that left the corpus, and returns how many; a
+// changed paper is forgotten by every index but Bleve, whose ReplacePapers
+// drops its old passages in the batch that writes the new ones.
+func (ix *Index) forgetOld(ctx context.Context, want map[string]string) (removed int, err error) {
+	gone, changed := ix.stalePapers(want)
+	okapiChanged := false
+	for _, id := range gone {
+		inOkapi, err := ix.removePaper(ctx, id)
+		if err != nil {
+			return removed, err
+		}
+		okapiChanged = okapiChanged || inOkapi
+		removed++
+	}
+	for _, id := range changed {
+		if err := ix.forgetDense(ctx, id); err != nil {
+			return removed, err
+		}
+		okapiChanged = okapiChanged || ix.st.Papers[id].Okapi
+		if err := ix.okapi.DeletePaper(id); err != nil {
+			return removed, fmt.Errorf("remove %s from Okapi: %w", id, err)
+		}
+		ix.st.Papers[id] = paperState{Fingerprint: want[id]}
+	}
+	if okapiChanged {
+		// The file must lose the papers before the state does: a paper the
+		// state no longer lists would never be taken out of it.
+		if err := ix.okapi.Save(ix.okapiPath()); err != nil {
+			return removed, fmt.Errorf("save Okapi index: %w", err)
+		}
+	}
+	return removed, nil
+}
+
+// listNew lists the corpus's new papers in the state, and saves it, so
+// that whatever a killed build writes is under a paper the next one knows.
+// It returns the papers Bleve cannot hold yet (fresh): new to a state that
+// lists every paper an index was given, or to an empty index, Bleve adds
+// them without looking for old passages.
+func (ix *Index) listNew(docs []corpus.Document, want map[string]string) (map[string]bool, error) {
+	n, err := ix.bleve.Count()
+	if err != nil {
+		return nil, err
+	}
+	fresh := map[string]bool{}
+	for _, d := range docs {
+		if _, ok := ix.st.Papers[d.PaperID]; !ok {
+			ix.st.Papers[d.PaperID] = paperState{Fingerprint: want[d.PaperID]}
+			fresh[d.PaperID] = ix.stateFound || n == 0
+		}
+	}
+	if err := ix.saveState(); err != nil {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // passageSource reads papers' passages from the corpus, or from memory

@@ -256,6 +256,9 @@ func (f *Fetcher) Fetch(ctx context.Context, r Result) Doc {
 	return d
 }
 
+// fetch downloads r.URL (download), turns the body into text (pageText),
+// and keeps the page when it holds more than a title or a menu. Every
+// failure becomes a status word, on the Doc and on the cache's Page.
 func (f *Fetcher) fetch(ctx context.Context, r Result) (Doc, *Page) {
 	d := Doc{URL: r.URL, Title: r.Title, Rank: r.Rank}
 	p := &Page{URL: r.URL, Time: time.Now().UTC()}
@@ -266,87 +269,13 @@ func (f *Fetcher) fetch(ctx context.Context, r Result) (Doc, *Page) {
 		}
 		return d, p
 	}
-	u, err := url.Parse(r.URL)
-	if err != nil {
-		return fail(StatusFailed, err)
+	kind, status, err := f.download(ctx, r.URL, p)
+	if status != "" {
+		return fail(status, err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fail(StatusBlocked, fmt.Errorf("scheme %q: %w", u.Scheme, errBlocked))
-	}
-	// The time limit covers the download; extraction runs under the
-	// caller's context (a large PDF can take longer than a slow site).
-	parent := ctx
-	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
-	if err != nil {
-		return fail(StatusFailed, err)
-	}
-	req.Header.Set("User-Agent", userAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.1")
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return fail(errStatus(ctx, err), err)
-	}
-	defer resp.Body.Close()
-	p.FinalURL = resp.Request.URL.String()
-	p.HTTPStatus = resp.StatusCode
-	p.ContentType = resp.Header.Get("Content-Type")
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fail(fmt.Sprintf("http %d", resp.StatusCode), nil)
-	}
-	kind := contentKind(p.ContentType)
-	if kind == "" && p.ContentType != "" {
-		return fail(StatusNotHTML, fmt.Errorf("content type %s", p.ContentType))
-	}
-	if resp.ContentLength > f.o.MaxBytes {
-		return fail(StatusTooLarge, fmt.Errorf("content length %d", resp.ContentLength))
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.o.MaxBytes+1))
-	if err != nil {
-		return fail(errStatus(ctx, err), err)
-	}
-	if int64(len(body)) > f.o.MaxBytes {
-		return fail(StatusTooLarge, fmt.Errorf("body over %d bytes", f.o.MaxBytes))
-	}
-	p.body, p.Bytes = body, len(body)
-	if kind == "" { // no Content-Type header: sniff
-		kind = contentKind(http.DetectContentType(body))
-		if kind == "" {
-			return fail(StatusNotHTML, errors.New("sniffed content is not text"))
-		}
-	}
-	var title, text string
-	switch kind {
-	case "html":
-		title, text, err = f.extract(parent, kind, body, p.FinalURL)
-		if err != nil {
-			switch {
-			case errors.Is(err, htmltext.ErrNoText) || errors.Is(err, htmltext.ErrEmpty):
-				return fail(StatusEmpty, err)
-			case errors.Is(err, context.DeadlineExceeded) || parent.Err() != nil:
-				return fail(StatusTimeout, err)
-			}
-			return fail(StatusFailed, err)
-		}
-	case "pdf":
-		title, text, err = f.extract(parent, kind, body, p.FinalURL)
-		if err != nil {
-			switch {
-			case errors.Is(err, pdftext.ErrNoText) || errors.Is(err, pdftext.ErrEmpty):
-				return fail(StatusEmpty, err)
-			case errors.Is(err, context.DeadlineExceeded) || parent.Err() != nil:
-				return fail(StatusTimeout, err)
-			}
-			return fail(StatusBadPDF, err)
-		}
-	case "text":
-		rd, err := charset.NewReader(bytes.NewReader(body), p.ContentType)
-		if err != nil {
-			rd = bytes.NewReader(body)
-		}
-		b, _ := io.ReadAll(rd)
-		text = string(b)
+	title, text, status, err := f.pageText(ctx, kind, p)
+	if status != "" {
+		return fail(status, err)
 	}
 	text = normalize(text)
 	if len(strings.Fields(text)) < minWords || text == oneLine(title) {
@@ -361,6 +290,100 @@ func (f *Fetcher) fetch(ctx context.Context, r Result) (Doc, *Page) {
 	d.Tokens = tokens.Count(d.Text)
 	d.Status, p.Status = StatusOK, StatusOK
 	return d, p
+}
+
+// download gets rawURL within the time limit into p (final URL, HTTP
+// status, content type, body) and returns the body's kind (contentKind,
+// sniffed when the server sends no Content-Type). status is "" on success,
+// else the failure's word: a URL that is not http(s), a transport error,
+// a status other than 2xx, a type that is not text, a body over the limit.
+func (f *Fetcher) download(ctx context.Context, rawURL string, p *Page) (kind, status string, err error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", StatusFailed, err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", StatusBlocked, fmt.Errorf("scheme %q: %w", u.Scheme, errBlocked)
+	}
+	// The time limit covers the download; extraction runs under the
+	// caller's context (a large PDF can take longer than a slow site).
+	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return "", StatusFailed, err
+	}
+	req.Header.Set("User-Agent", userAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.1")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return "", errStatus(ctx, err), err
+	}
+	defer resp.Body.Close()
+	p.FinalURL = resp.Request.URL.String()
+	p.HTTPStatus = resp.StatusCode
+	p.ContentType = resp.Header.Get("Content-Type")
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return "", fmt.Sprintf("http %d", resp.StatusCode), nil
+	}
+	kind = contentKind(p.ContentType)
+	if kind == "" && p.ContentType != "" {
+		return "", StatusNotHTML, fmt.Errorf("content type %s", p.ContentType)
+	}
+	if resp.ContentLength > f.o.MaxBytes {
+		return "", StatusTooLarge, fmt.Errorf("content length %d", resp.ContentLength)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, f.o.MaxBytes+1))
+	if err != nil {
+		return "", errStatus(ctx, err), err
+	}
+	if int64(len(body)) > f.o.MaxBytes {
+		return "", StatusTooLarge, fmt.Errorf("body over %d bytes", f.o.MaxBytes)
+	}
+	p.body, p.Bytes = body, len(body)
+	if kind == "" { // no Content-Type header: sniff
+		kind = contentKind(http.DetectContentType(body))
+		if kind == "" {
+			return "", StatusNotHTML, errors.New("sniffed content is not text")
+		}
+	}
+	return kind, "", nil
+}
+
+// pageText turns the page's body into its title and text: HTML and PDF by
+// extraction under the caller's ctx, plain text decoded from its charset.
+// status is "" on success, else the extraction failure's word
+// (extractStatus).
+func (f *Fetcher) pageText(ctx context.Context, kind string, p *Page) (title, text, status string, err error) {
+	if kind == "text" {
+		rd, err := charset.NewReader(bytes.NewReader(p.body), p.ContentType)
+		if err != nil {
+			rd = bytes.NewReader(p.body)
+		}
+		b, _ := io.ReadAll(rd)
+		return "", string(b), "", nil
+	}
+	title, text, err = f.extract(ctx, kind, p.body, p.FinalURL)
+	if err != nil {
+		return "", "", extractStatus(ctx, kind, err), err
+	}
+	return title, text, "", nil
+}
+
+// extractStatus is the status word of an extraction failure: empty for a
+// page or PDF without text, timeout when the caller's time ran out, else
+// a failure (a bad PDF for a PDF).
+func extractStatus(ctx context.Context, kind string, err error) string {
+	switch {
+	case kind == "html" && (errors.Is(err, htmltext.ErrNoText) || errors.Is(err, htmltext.ErrEmpty)),
+		kind == "pdf" && (errors.Is(err, pdftext.ErrNoText) || errors.Is(err, pdftext.ErrEmpty)):
+		return StatusEmpty
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return StatusTimeout
+	case kind == "pdf":
+		return StatusBadPDF
+	}
+	return StatusFailed
 }
 
 // extract parses an HTML or PDF body with FetchOptions.Extract, or here.
