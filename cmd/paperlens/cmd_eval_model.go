@@ -71,7 +71,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVarP(&c.K, "k", "k", eb.Int(protocol.K, ""), "passages retrieved per question in RAG modes (ElaipBench §4.6: 5)")
 	fl.IntVar(&c.Budget, "budget", eb.Int(protocol.ContextBudget, ""), "context budget in tokens (cl100k_base) for the paper and retrieved passages together, as ElaipBench A.7.2; the instruction, question and answer are not charged to it. Passages are trimmed round-robin first, then the paper is cut in the middle, and the record says by how much")
 	fl.IntVar(&c.ContextWindow, "context-window", run.DefaultContextWindow, "the model's context window in tokens: a question whose prompt and answer would pass it fails with a message instead of being cut")
-	fl.IntVar(&c.MaxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default from the paper: ElaipBench base 32, cot and reasoning 4096 (A.5), reasoning sent as max_completion_tokens; LPFQA 2048, cot 4096, reasoning 16384)")
+	fl.IntVar(&f.req.maxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default from the paper: ElaipBench base 32, cot and reasoning 4096 (A.5), reasoning sent as max_completion_tokens; LPFQA 2048, cot 4096, reasoning 16384)")
 	fl.StringVar(&c.CoTPrompt, "cot-prompt", run.CoTPaper, "--paradigm cot prompt: paper (the base prompt plus \"Let's think step by step.\", ElaipBench A.5) or answer-line (reason, then a final \"Answer: X\" line; a departure)")
 	fl.BoolVar(&c.SharePrompts, "share-identical-prompts", false, "let modes whose prompts are byte-identical share one answer (a departure: by default every mode makes its own call)")
 	fl.BoolVar(&c.ExtractFromReasoning, "extract-from-reasoning", false, "score an empty answer on the letters in the model's reasoning text (a departure: by default an empty answer is a miss)")
@@ -436,10 +436,11 @@ func preflight(ctx context.Context, baseURL, key, keyEnv, modelName string, s ru
 // defaults, and keeps the header values in f (never in c).
 func (f *evalFlags) applyRequest(c *run.Config, changed func(string) bool) error {
 	var err error
-	if f.header, err = f.req.apply(&c.Sampling, changed, c.Seed); err != nil {
+	var o run.Overrides
+	if o.Answer, f.header, err = f.req.apply(&c.Sampling, changed, c.Seed); err != nil {
 		return err
 	}
-	if f.judgeHeader, err = f.judgeReq.apply(&c.Judge, changed, 0); err != nil {
+	if o.Judge, f.judgeHeader, err = f.judgeReq.apply(&c.Judge, changed, 0); err != nil {
 		return err
 	}
 	if c.Price, err = run.ParsePrice(f.price); err != nil {
@@ -448,7 +449,8 @@ func (f *evalFlags) applyRequest(c *run.Config, changed func(string) bool) error
 	if c.ExcludeKinds, err = run.ParseExcludeKinds(c.ExcludeKinds); err != nil {
 		return err
 	}
-	c.Defaults(changed)
+	c.FlagsSet = flagsSet(changed)
+	c.Defaults(&o)
 	return nil
 }
 
