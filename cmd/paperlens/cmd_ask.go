@@ -1,11 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,12 +12,18 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
-func newAskCmd() *cobra.Command {
-	var f evalFlags
-	var paper, mode string
+// askOptions are the flags of ask: eval's, and the paper.
+type askOptions struct {
+	evalOptions
+	paper string
+}
+
+func newAskCmd(g *globalOptions) *cobra.Command {
+	var o askOptions
 	cmd := &cobra.Command{
 		Use:   "ask [--paper ID] [--mode hybrid] [--model M] QUESTION",
 		Short: "Answer one question over the indexed corpus and show the passages used, with scores",
@@ -38,99 +43,68 @@ baseline, which needs no key.`,
   paperlens ask --paper trpo --mode full+hybrid --model gpt-4o-mini --base-url https://api.openai.com/v1 "What does the trust region bound?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			text := strings.Join(args, " ")
-			if f.cfg.Model == "" {
-				f.cfg.Model = "ir"
-			}
-			mode = f.modes
-			if mode == "" {
-				mode = run.ModeHybrid
-			}
-			f.cfg.Runs, f.cfg.Data, f.cfg.Bench = 1, "(ask)", "jsonl"
-			c := f.cfg
-			c.Home = homeDir(cmd)
-			c.Modes = []string{mode}
-			if err := f.applyRequest(&c, cmd.Flags().Changed); err != nil {
-				return err
-			}
-			if !cmd.Flags().Changed("max-tokens") && !cmd.Flags().Changed("max-completion-tokens") && !c.Offline() && c.Paradigm != run.Reasoning {
-				c.MaxTokens = 1024 // a free-form question wants room for an answer
-			}
-			if c.BaseURL == "" {
-				c.BaseURL = os.Getenv("OPENAI_BASE_URL")
-			}
-			q := bench.Question{ID: bench.StableID("ask-", paper, text), PaperID: paper, Text: text, MCQ: mcq.Parse(text), Type: "short"}
-			if len(q.MCQ.Options) >= 2 {
-				q.Type = "SA-MCQ"
-			}
-			if paper == "" && mode != run.ClosedBook {
-				return fmt.Errorf("--paper ID is required for mode %s ('paperlens papers' lists the ids)", mode)
-			}
-			st, ix, _, err := openIndex(ctx, c.Home, &f.index, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			defer ix.Close()
-			if err := f.rerank.apply(&c); err != nil {
-				return err
-			}
-			opt := run.Options{Config: c, Corpus: st, Index: ix, Header: f.header, JudgeHeader: f.judgeHeader, Cite: true}
-			if !c.Offline() {
-				c.Out = os.TempDir()
-				chat, closer, err := newChat(c.Out+"/paperlens-ask", c.BaseURL, os.Getenv(f.apiKeyEnv), &f, 1)
-				if err != nil {
-					return err
-				}
-				defer closer.Close()
-				opt.Chat = chat
-			}
-			rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, filepath.Join(os.TempDir(), "paperlens-ask"), &f, os.Stderr)
-			if err != nil {
-				return err
-			}
-			defer rrCloser.Close()
-			opt.Rerank = rr
-			rec, hits, err := run.Ask(ctx, opt, q, mode)
-			if err != nil {
-				return err
-			}
-			if f.asJSON {
-				return json.NewEncoder(os.Stdout).Encode(map[string]any{"record": rec, "passages": hits})
-			}
-			fmt.Fprintf(stdout, "Passages given to the model (%s, mode %s):\n\n", paper, mode)
-			for _, h := range hits {
-				fmt.Fprintf(stdout, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
-			}
-			if n := expanded(rec); n != "" {
-				fmt.Fprintf(stdout, "--expand added their neighbours: %s\n\n", n)
-			}
-			if rec.TruncatedTokens > 0 {
-				fmt.Fprintf(stdout, "(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
-			}
-			if rec.Error != "" {
-				if c.Offline() && q.Type == "short" {
-					fmt.Fprintln(stdout, "No model configured, and the offline ir baseline answers multiple-choice questions only:\n"+
-						"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
-					return nil
-				}
-				return fmt.Errorf("%s", rec.Error)
-			}
-			if rec.Route == run.RouteFull {
-				fmt.Fprintf(stdout, "Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
-			}
-			fmt.Fprintf(stdout, "Answer (%s):\n%s\n", c.Model, rec.Output)
-			if rec.Extracted != "" && q.Type != "short" {
-				fmt.Fprintf(stdout, "\nExtracted: %s\n", rec.Extracted)
-			}
-			printCited(stdout, st, paper, rec.Cited)
-			return nil
+			return runAsk(cmd.Context(), g, &o, cmd.Flags().Changed, args)
 		},
 	}
-	addEvalFlags(cmd, &f)
-	cmd.Flags().StringVar(&paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
+	addEvalFlags(cmd, &o.evalOptions)
+	cmd.Flags().StringVar(&o.paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
 	return cmd
+}
+
+// runAsk answers the question the words of args make, without a model
+// (or with ir) by the offline ir baseline, in mode hybrid unless told.
+func runAsk(ctx context.Context, g *globalOptions, o *askOptions, changed func(string) bool, args []string) error {
+	text := strings.Join(args, " ")
+	if o.cfg.Model == "" {
+		o.cfg.Model = "ir"
+	}
+	mode := o.modes
+	if mode == "" {
+		mode = run.ModeHybrid
+	}
+	req, err := o.request(g, changed)
+	if err != nil {
+		return err
+	}
+	q := bench.Question{ID: bench.StableID("ask-", o.paper, text), PaperID: o.paper, Text: text, MCQ: mcq.Parse(text), Type: "short"}
+	if len(q.MCQ.Options) >= 2 {
+		q.Type = "SA-MCQ"
+	}
+	a, err := session.Ask(ctx, req, q, mode)
+	if err != nil {
+		return err
+	}
+	rec, c, out := a.Record, a.Config, g.out
+	if o.asJSON {
+		return json.NewEncoder(g.stdout).Encode(map[string]any{"record": rec, "passages": a.Hits})
+	}
+	fmt.Fprintf(out, "Passages given to the model (%s, mode %s):\n\n", o.paper, mode)
+	for _, h := range a.Hits {
+		fmt.Fprintf(out, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
+	}
+	if n := expanded(rec); n != "" {
+		fmt.Fprintf(out, "--expand added their neighbours: %s\n\n", n)
+	}
+	if rec.TruncatedTokens > 0 {
+		fmt.Fprintf(out, "(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
+	}
+	if rec.Error != "" {
+		if c.Offline() && q.Type == "short" {
+			fmt.Fprintln(out, "No model configured, and the offline ir baseline answers multiple-choice questions only:\n"+
+				"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
+			return nil
+		}
+		return fmt.Errorf("%s", rec.Error)
+	}
+	if rec.Route == run.RouteFull {
+		fmt.Fprintf(out, "Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
+	}
+	fmt.Fprintf(out, "Answer (%s):\n%s\n", c.Model, rec.Output)
+	if rec.Extracted != "" && q.Type != "short" {
+		fmt.Fprintf(out, "\nExtracted: %s\n", rec.Extracted)
+	}
+	printCited(out, a.Passages, rec.Cited)
+	return nil
 }
 
 // expanded lists the passages --expand added beside the hits, or "".
@@ -146,15 +120,9 @@ func expanded(rec run.Record) string {
 
 // printCited lists the passages the answer cites: id, section and first
 // words, so that a reader can check each claim against its source.
-func printCited(w io.Writer, st *corpus.Store, paperID string, cited []string) {
+func printCited(w io.Writer, byID map[string]corpus.Passage, cited []string) {
 	if len(cited) == 0 {
 		return
-	}
-	byID := map[string]corpus.Passage{}
-	if ps, err := st.Passages(paperID); err == nil {
-		for _, p := range ps {
-			byID[p.PassageID] = p
-		}
 	}
 	fmt.Fprintf(w, "\nCited passages:\n")
 	for _, id := range cited {

@@ -12,7 +12,7 @@ import (
 	"github.com/paperlens/paperlens/internal/startupbench"
 )
 
-func newBenchCmd() *cobra.Command {
+func newBenchCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure speed against a reference run on the same input in the same process",
@@ -20,11 +20,11 @@ func newBenchCmd() *cobra.Command {
 prints the ratio. Figures from different machines are not comparable; the
 ratios are.`,
 	}
-	cmd.AddCommand(newBenchIngestCmd(), newBenchStartupCmd(), newBenchTextCmd())
+	cmd.AddCommand(newBenchIngestCmd(g), newBenchStartupCmd(g), newBenchTextCmd(g))
 	return cmd
 }
 
-func newBenchIngestCmd() *cobra.Command {
+func newBenchIngestCmd(g *globalOptions) *cobra.Command {
 	var asJSON bool
 	var workers, rounds int
 	cmd := &cobra.Command{
@@ -53,11 +53,11 @@ side pays its own start.`,
 			if err != nil {
 				return fmt.Errorf("find this program to time the ingest command: %w", err)
 			}
-			r, err := ingestbench.Run(cmd.Context(), ingestbench.Options{Dir: args[0], Workers: workers, Rounds: rounds, Self: self})
+			r, err := ingestbench.Run(cmd.Context(), ingestbench.Options{Dir: args[0], Workers: workers, Rounds: rounds, Self: self, Isolation: g.isolation})
 			if err != nil {
 				return err
 			}
-			return printBench(asJSON, r)
+			return printBench(g.stdout, asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
@@ -66,7 +66,7 @@ side pays its own start.`,
 	return cmd
 }
 
-func newBenchStartupCmd() *cobra.Command {
+func newBenchStartupCmd(g *globalOptions) *cobra.Command {
 	var asJSON bool
 	var rounds int
 	var against []string
@@ -94,7 +94,7 @@ floor of an ingest. To compare builds, keep the old binary:
 			if err != nil {
 				return err
 			}
-			return printBench(asJSON, r)
+			return printBench(g.stdout, asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the figures as one JSON object")
@@ -105,10 +105,10 @@ floor of an ingest. To compare builds, keep the old binary:
 
 // printBench prints a bench report: one JSON object with --json, else its
 // text form.
-func printBench(asJSON bool, r interface{ WriteText(io.Writer) }) error {
+func printBench(w io.Writer, asJSON bool, r interface{ WriteText(io.Writer) }) error {
 	if asJSON {
-		return json.NewEncoder(os.Stdout).Encode(r)
+		return json.NewEncoder(w).Encode(r)
 	}
-	r.WriteText(os.Stdout)
+	r.WriteText(w)
 	return nil
 }

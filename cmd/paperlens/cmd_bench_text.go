@@ -14,7 +14,7 @@ import (
 // working directory (the repository root).
 const defaultGroundTruth = "testdata/groundtruth"
 
-func newBenchTextCmd() *cobra.Command {
+func newBenchTextCmd(g *globalOptions) *cobra.Command {
 	var asJSON bool
 	var rounds int
 	var save string
@@ -49,7 +49,7 @@ the repository's own set (regenerate its PDFs with its make.sh).`,
 				}
 				return err
 			}
-			return printBench(asJSON, r)
+			return printBench(g.stdout, asJSON, r)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -12,25 +11,32 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/eval/study"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
-func newEvalCmd() *cobra.Command {
-	cmd := newEvalModelCmd()
-	cmd.AddCommand(newEvalRetrievalCmd())
+func newEvalCmd(g *globalOptions) *cobra.Command {
+	cmd := newEvalModelCmd(g)
+	cmd.AddCommand(newEvalRetrievalCmd(g))
 	return cmd
 }
 
-func newEvalRetrievalCmd() *cobra.Command {
-	var f indexFlags
-	var benchName, data, papers, retrievers, ks, forms, excludeKinds string
-	var asJSON bool
-	var threshold float64
-	var maxTokens int
-	var sweep sweepFlags
-	var rf rerankFlags
+// retrievalOptions are the flags of eval retrieval.
+type retrievalOptions struct {
+	index                                                    indexFlags
+	bench, data, papers, retrievers, ks, forms, excludeKinds string
+	asJSON                                                   bool
+	threshold                                                float64
+	maxTokens                                                int
+	sweep                                                    sweepFlags
+	rerank                                                   session.Rerank
+	// Set from the command line before runRetrieval.
+	kGiven, queryGiven bool
+}
+
+func newEvalRetrievalCmd(g *globalOptions) *cobra.Command {
+	var o retrievalOptions
 	cmd := &cobra.Command{
 		Use:   "retrieval --bench elaipbench --data FILE",
 		Short: "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
@@ -72,111 +78,24 @@ row without paper_content uses the stored document with its paper_id.`,
   paperlens eval retrieval --data testdata/elaipbench/sample.jsonl --sweep --budgets 256,512,768,1024`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if benchName != "elaipbench" {
-				return fmt.Errorf("--bench %s has no gold evidence to score retrieval against; use --bench elaipbench", benchName)
-			}
-			if data == "" {
-				return fmt.Errorf("--data FILE is required (ElaipBench's elabench.jsonl, or testdata/elaipbench/sample.jsonl)")
-			}
-			cfg := retrieval.Config{RRFK: f.rrfK}
-			var err error
-			if cfg.Exclude, err = parseExcludeKinds(excludeKinds); err != nil {
-				return err
-			}
-			cfg.Evidence.Threshold = threshold
-			if err := rf.check(); err != nil {
-				return err
-			}
-			for _, r := range splitList(retrievers) {
-				cfg.Retrievers = append(cfg.Retrievers, r)
-			}
-			for _, q := range splitList(forms) {
-				cfg.Forms = append(cfg.Forms, retrieve.QueryForm(q))
-				if _, err := retrieve.QueryTexts(retrieve.QueryForm(q), "", nil); err != nil {
-					return err
-				}
-			}
-			for _, k := range splitList(ks) {
-				n, err := strconv.Atoi(k)
-				if err != nil || n <= 0 {
-					return fmt.Errorf("-k %q: give positive whole numbers, e.g. -k 1,3,5,10", ks)
-				}
-				cfg.Ks = append(cfg.Ks, n)
-			}
-			ctx := cmd.Context()
-
-			qs, problems, err := bench.LoadElaipBench(data)
-			for _, p := range problems {
-				fmt.Fprintf(stderr, "%s:%s\n", data, p)
-			}
-			if err != nil {
-				return err
-			}
-			home := homeDir(cmd)
-			qs, err = ensurePapers(ctx, home, data, papers, maxTokens, qs)
-			if err != nil {
-				return err
-			}
-			st, ix, _, err := openIndex(ctx, home, &f, asJSON)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			defer ix.Close()
-			rr, closer, err := rf.standalone(home, os.Stderr)
-			if err != nil {
-				return err
-			}
-			defer closer.Close()
-			cfg.Rerank, cfg.RerankDepth = rr, rf.depth
-			if sweep.on {
-				if cmd.Flags().Changed("k") {
-					return fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
-				}
-				if !cmd.Flags().Changed("query") {
-					cfg.Forms = []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
-				}
-				sc, err := sweep.config(cfg.Retrievers, cfg.Forms, f.rrfK, threshold, cfg.Exclude)
-				if err != nil {
-					return err
-				}
-				sc.Rerank = sweepRerank(&rf, rr)
-				sw, err := runSweep(ctx, st, ix, f.config(home), maxTokens, qs, sc)
-				if err != nil {
-					return err
-				}
-				return printSweep(os.Stdout, sw, asJSON)
-			}
-			enc := json.NewEncoder(os.Stdout)
-			sum, err := retrieval.Run(ctx, ix, qs, cfg, func(r retrieval.QuestionResult) {
-				if asJSON {
-					_ = enc.Encode(r)
-				}
-			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return enc.Encode(sum)
-			}
-			printRetrievalSummary(sum, cfg.Ks)
-			return nil
+			o.kGiven, o.queryGiven = cmd.Flags().Changed("k"), cmd.Flags().Changed("query")
+			return runRetrieval(cmd.Context(), g, o)
 		},
 	}
-	addIndexFlags(cmd, &f)
+	addIndexFlags(cmd, &o.index)
 	fl := cmd.Flags()
-	fl.StringVar(&benchName, "bench", "elaipbench", "benchmark format (elaipbench: the one with gold evidence)")
-	fl.StringVar(&data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
-	fl.StringVar(&papers, "papers", "", "folder of the benchmark's papers (PDFs named by paper_id) to ingest instead of paper_content")
-	fl.StringVar(&retrievers, "retriever", "bm25,dense,hybrid", "retrievers to score, comma-separated: "+strings.Join(index.Names(), ", "))
-	fl.StringVarP(&ks, "k", "k", "1,3,5,10", "cut-offs, comma-separated")
-	fl.StringVar(&forms, "query", "full", "query forms, comma-separated: full (stem + options, as the dataset stores the question: ElaipBench's), stem, options")
-	addPassageTokens(cmd, &maxTokens, "max-tokens")
-	addExcludeKinds(cmd, &excludeKinds)
-	addRerankFlags(cmd, &rf)
-	fl.Float64Var(&threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
-	fl.BoolVar(&asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
-	addSweepFlags(cmd, &sweep)
+	fl.StringVar(&o.bench, "bench", "elaipbench", "benchmark format (elaipbench: the one with gold evidence)")
+	fl.StringVar(&o.data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
+	fl.StringVar(&o.papers, "papers", "", "folder of the benchmark's papers (PDFs named by paper_id) to ingest instead of paper_content")
+	fl.StringVar(&o.retrievers, "retriever", "bm25,dense,hybrid", "retrievers to score, comma-separated: "+strings.Join(index.Names(), ", "))
+	fl.StringVarP(&o.ks, "k", "k", "1,3,5,10", "cut-offs, comma-separated")
+	fl.StringVar(&o.forms, "query", "full", "query forms, comma-separated: full (stem + options, as the dataset stores the question: ElaipBench's), stem, options")
+	addPassageTokens(cmd, &o.maxTokens, "max-tokens")
+	addExcludeKinds(cmd, &o.excludeKinds)
+	addRerankFlags(cmd, &o.rerank)
+	fl.Float64Var(&o.threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
+	fl.BoolVar(&o.asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
+	addSweepFlags(cmd, &o.sweep)
 	return cmd
 }
 
@@ -190,16 +109,91 @@ func splitList(s string) []string {
 	return out
 }
 
-// ensurePapers is study.EnsurePapers with notes on stderr: it ingests the
-// papers a benchmark needs and drops the questions whose paper is missing.
-func ensurePapers(ctx context.Context, home, data, papersDir string, maxTokens int, qs []bench.Question) ([]bench.Question, error) {
-	return study.EnsurePapers(ctx, study.Papers{Home: home, Data: data, Dir: papersDir, MaxTokens: maxTokens, Log: stderr}, qs)
+// runRetrieval scores retrievers against the benchmark's gold evidence,
+// or with --sweep a grid of configurations at equal token budgets.
+func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) error {
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	qs, problems, err := bench.LoadElaipBench(o.data)
+	for _, p := range problems {
+		fmt.Fprintf(g.errOut, "%s:%s\n", o.data, p)
+	}
+	if err != nil {
+		return err
+	}
+	home := g.homeDir()
+	qs, err = session.EnsurePapers(ctx, session.Papers{Home: home, Data: o.data, Dir: o.papers, MaxTokens: o.maxTokens, Log: g.errOut, Isolation: g.isolation}, qs)
+	if err != nil {
+		return err
+	}
+	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}
+	if !o.asJSON {
+		r.Progress = g.errOut
+	}
+	if o.sweep.on {
+		if !o.queryGiven {
+			cfg.Forms = []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
+		}
+		grid, err := o.sweep.config(cfg.Retrievers, cfg.Forms, o.index.x.RRFK, o.threshold, cfg.Exclude, g.stderr)
+		if err != nil {
+			return err
+		}
+		sw, err := session.Sweep(ctx, r, o.maxTokens, qs, grid)
+		if err != nil {
+			return err
+		}
+		return printSweep(g.stdout, sw, o.asJSON)
+	}
+	enc := json.NewEncoder(g.stdout)
+	sum, err := session.ScoreRetrieval(ctx, r, qs, cfg, func(r retrieval.QuestionResult) {
+		if o.asJSON {
+			_ = enc.Encode(r)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return enc.Encode(sum)
+	}
+	return sum.WriteTable(g.stdout, cfg.Ks)
 }
 
-// ensurePapersWrites counts the times ensurePapers opened the store for
-// writing, so tests can tell a read-only pass from an ingest.
-var ensurePapersWrites = &study.PaperWrites
-
-func printRetrievalSummary(sum retrieval.Summary, ks []int) {
-	_ = sum.WriteTable(os.Stdout, ks)
+// config checks the flags and turns them into what to score, before
+// anything is read or opened.
+func (o retrievalOptions) config() (retrieval.Config, error) {
+	if o.bench != "elaipbench" {
+		return retrieval.Config{}, fmt.Errorf("--bench %s has no gold evidence to score retrieval against; use --bench elaipbench", o.bench)
+	}
+	if o.data == "" {
+		return retrieval.Config{}, fmt.Errorf("--data FILE is required (ElaipBench's elabench.jsonl, or testdata/elaipbench/sample.jsonl)")
+	}
+	cfg := retrieval.Config{RRFK: o.index.x.RRFK, Retrievers: splitList(o.retrievers)}
+	var err error
+	if cfg.Exclude, err = parseExcludeKinds(o.excludeKinds); err != nil {
+		return cfg, err
+	}
+	cfg.Evidence.Threshold = o.threshold
+	if err := o.rerank.Check(); err != nil {
+		return cfg, err
+	}
+	for _, q := range splitList(o.forms) {
+		cfg.Forms = append(cfg.Forms, retrieve.QueryForm(q))
+		if _, err := retrieve.QueryTexts(retrieve.QueryForm(q), "", nil); err != nil {
+			return cfg, err
+		}
+	}
+	for _, k := range splitList(o.ks) {
+		n, err := strconv.Atoi(k)
+		if err != nil || n <= 0 {
+			return cfg, fmt.Errorf("-k %q: give positive whole numbers, e.g. -k 1,3,5,10", o.ks)
+		}
+		cfg.Ks = append(cfg.Ks, n)
+	}
+	if o.sweep.on && o.kGiven {
+		return cfg, fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
+	}
+	return cfg, nil
 }

@@ -2,59 +2,39 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/progress"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/model"
 )
 
-// evalFlags are the flags of `paperlens eval` (fixed names: scripts use them).
-type evalFlags struct {
-	cfg            run.Config
-	apiKeyEnv      string
-	judgeKeyEnv    string
-	asJSON         bool
-	modes          string
-	req, judgeReq  requestFlags
-	price          string
-	dryRun         bool
-	progressEvery  time.Duration
-	header         http.Header // --header values, never written
-	judgeHeader    http.Header
-	index          indexFlags
-	attemptTimeout time.Duration
-	maxAttempts    int
-	// Issue 23: a runaway reply is cut, a stalled one given up.
-	maxReplyBytes   int64
-	readIdleTimeout time.Duration
-	// flights counts the model calls at the server, for the progress
-	// line; runEval sets it (nil: not counted).
-	flights      *model.Flights
-	searxngURL   string
-	webCache     string
-	allowPrivate bool
-	rerank       rerankFlags
+// evalOptions are the flags of `paperlens eval` (fixed names: scripts use
+// them), which study and ask share.
+type evalOptions struct {
+	cfg           run.Config
+	modes         string
+	req, judgeReq requestFlags
+	judgeKeyEnv   string
+	price         string
+	asJSON        bool
+	dryRun        bool
+	progressEvery time.Duration
+	clients       session.Clients
+	web           session.Web
+	index         indexFlags
+	rerank        session.Rerank
 }
 
-func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
+func addEvalFlags(cmd *cobra.Command, f *evalOptions) {
 	fl := cmd.Flags()
 	c := &f.cfg
 	fl.StringVar(&c.Bench, "bench", "elaipbench", "benchmark format: elaipbench, lpfqa or jsonl")
@@ -62,7 +42,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.StringVar(&c.Papers, "papers", "", "folder of the papers as PDFs named by paper_id, parsed instead of paper_content")
 	fl.StringVar(&c.Model, "model", "", "model name served at --base-url; random or ir for the offline baselines")
 	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
+	fl.StringVar(&c.APIKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
 	fl.StringVar(&f.modes, "mode", "", "modes, comma-separated: "+strings.Join(mode.Names(), ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
 	eb := protocol.ElaipBench
 	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (the base prompt plus \"Let's think step by step.\") or reasoning (the base prompt, room to think)")
@@ -71,7 +51,7 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVarP(&c.K, "k", "k", eb.Int(protocol.K, ""), "passages retrieved per question in RAG modes (ElaipBench §4.6: 5)")
 	fl.IntVar(&c.Budget, "budget", eb.Int(protocol.ContextBudget, ""), "context budget in tokens (cl100k_base) for the paper and retrieved passages together, as ElaipBench A.7.2; the instruction, question and answer are not charged to it. Passages are trimmed round-robin first, then the paper is cut in the middle, and the record says by how much")
 	fl.IntVar(&c.ContextWindow, "context-window", run.DefaultContextWindow, "the model's context window in tokens: a question whose prompt and answer would pass it fails with a message instead of being cut")
-	fl.IntVar(&c.MaxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default from the paper: ElaipBench base 32, cot and reasoning 4096 (A.5), reasoning sent as max_completion_tokens; LPFQA 2048, cot 4096, reasoning 16384)")
+	fl.IntVar(&f.req.maxTokens, "max-tokens", 0, "answer tokens, sent as max_tokens (default from the paper: ElaipBench base 32, cot and reasoning 4096 (A.5), reasoning sent as max_completion_tokens; LPFQA 2048, cot 4096, reasoning 16384)")
 	fl.StringVar(&c.CoTPrompt, "cot-prompt", run.CoTPaper, "--paradigm cot prompt: paper (the base prompt plus \"Let's think step by step.\", ElaipBench A.5) or answer-line (reason, then a final \"Answer: X\" line; a departure)")
 	fl.BoolVar(&c.SharePrompts, "share-identical-prompts", false, "let modes whose prompts are byte-identical share one answer (a departure: by default every mode makes its own call)")
 	fl.BoolVar(&c.ExtractFromReasoning, "extract-from-reasoning", false, "score an empty answer on the letters in the model's reasoning text (a departure: by default an empty answer is a miss)")
@@ -93,19 +73,19 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	fl.IntVar(&c.TPM, "tpm", 0, "tokens per minute limit (0: none)")
 	fl.StringVar(&c.Fields, "fields", "", "LPFQA field names, e.g. id=prompt_id,prompt=prompt,reference=response_reference")
 	addPassageTokens(cmd, &c.MaxPassageTokens, "max-passage-tokens")
-	fl.DurationVar(&f.attemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
-	fl.IntVar(&f.maxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
-	fl.Int64Var(&f.maxReplyBytes, "max-reply-bytes", model.DefaultMaxReplyBytes,
+	fl.DurationVar(&f.clients.AttemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
+	fl.IntVar(&f.clients.MaxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
+	fl.Int64Var(&f.clients.MaxReplyBytes, "max-reply-bytes", model.DefaultMaxReplyBytes,
 		"read at most this many bytes of a model's reply: a longer one (a model repeating itself) is cut while read, scored on what came before the cut, and its record says reply_cut")
-	fl.DurationVar(&f.readIdleTimeout, "read-idle-timeout", model.DefaultReadIdleTimeout,
+	fl.DurationVar(&f.clients.ReadIdleTimeout, "read-idle-timeout", model.DefaultReadIdleTimeout,
 		"give up on a reply whose body has begun and then sent nothing for this long, and retry. Counted from the reply's headers, not before them: a reasoning model may think for minutes before its first byte, which --attempt-timeout bounds. 0: off")
 	fl.StringVar(&c.WebProvider, "web-provider", "corpus", "web modes: google, searxng, brave, or corpus (offline: the indexed corpus minus the question's own paper)")
-	fl.StringVar(&f.searxngURL, "searxng-url", "", "SearXNG base URL for --web-provider searxng (default $SEARXNG_URL)")
+	fl.StringVar(&f.web.SearXNGURL, "searxng-url", "", "SearXNG base URL for --web-provider searxng (default $SEARXNG_URL)")
 	fl.IntVar(&c.WebResults, "web-results", 5, "usable web results kept per question, after leaving out the paper itself and failed pages (ElaipBench: 5)")
 	fl.IntVar(&c.WebTokens, "web-tokens", 1024, "tokens kept of each web page")
-	fl.StringVar(&f.webCache, "web-cache", "", "where search responses and pages are stored (default RUN/web-cache)")
+	fl.StringVar(&f.web.Cache, "web-cache", "", "where search responses and pages are stored (default RUN/web-cache)")
 	fl.BoolVar(&c.WebReplay, "web-replay", false, "answer web modes strictly from --web-cache, with no network")
-	fl.BoolVar(&f.allowPrivate, "allow-private-hosts", false, "let the fetcher reach private, loopback and link-local addresses (tests, intranets)")
+	fl.BoolVar(&f.web.AllowPrivate, "allow-private-hosts", false, "let the fetcher reach private, loopback and link-local addresses (tests, intranets)")
 	fl.StringVar(&c.WebQuery, "web-query", "", "web query: question+title (ElaipBench default) or question (LPFQA default)")
 	fl.BoolVar(&f.asJSON, "json", false, "print summary.json to stdout (with --dry-run: the plan)")
 	fl.BoolVar(&c.LogPrompts, "log-prompts", false, "keep every prompt exactly as sent (deduplicated, compressed) in RUN/prompts.db; 'paperlens prompt RUN QUESTION' shows it")
@@ -124,8 +104,8 @@ func addEvalFlags(cmd *cobra.Command, f *evalFlags) {
 	addRerankFlags(cmd, &f.rerank)
 }
 
-func newEvalModelCmd() *cobra.Command {
-	var f evalFlags
+func newEvalModelCmd(g *globalOptions) *cobra.Command {
+	var f evalOptions
 	cmd := &cobra.Command{
 		Use:   "eval --bench elaipbench|lpfqa|jsonl --data FILE --model NAME [flags]",
 		Short: "Evaluate a model on a benchmark in every mode, with repeats, exact scoring and a RAG-effect report",
@@ -182,355 +162,78 @@ beside it.
   paperlens eval --bench elaipbench --data elabench.jsonl --model o4-mini --paradigm reasoning --reasoning-effort high --price in=1.1,out=4.4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			res, plan, err := runEval(ctx, homeDir(cmd), &f, cmd.Flags().Changed, stderr)
-			if plan != nil {
-				return printPlan(os.Stdout, *plan, f.asJSON)
-			}
-			var stopped *run.BreakerError
-			if err != nil && !errors.As(err, &stopped) {
+			req, err := f.request(g, cmd.Flags().Changed)
+			if err != nil {
 				return err
 			}
-			if f.asJSON {
-				b, _ := run.Dir(res.Dir).SummaryJSON()
-				os.Stdout.Write(b)
-			} else {
-				b, _ := run.Dir(res.Dir).SummaryMarkdown()
-				os.Stdout.Write(b)
-				fmt.Fprintf(stderr, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
-			}
-			return failedRecords(res, err)
+			return runEval(cmd.Context(), g, &f, req)
 		},
 	}
 	addEvalFlags(cmd, &f)
 	return cmd
 }
 
-// loadQuestions reads a benchmark file in the named format, printing
-// problems with their line numbers.
-func loadQuestions(c run.Config, logw io.Writer) ([]bench.Question, error) {
-	qs, problems, err := run.LoadQuestions(c)
-	for _, p := range problems {
-		fmt.Fprintf(logw, "%s:%s\n", c.Data, p)
-	}
-	return qs, err
-}
-
-// runEval wires benchmark, corpus, indexes and model, then runs. With
-// --dry-run it returns the plan instead and sends nothing.
-func runEval(ctx context.Context, home string, f *evalFlags, changed func(string) bool, logw io.Writer) (run.Result, *run.Plan, error) {
+// request maps the eval flags to a session request: the request flags
+// the user gave become overrides and flags_set (the protocol fills the
+// rest), the client settings stay out of the config.
+func (f *evalOptions) request(g *globalOptions, changed func(string) bool) (session.Request, error) {
 	c := f.cfg
-	c.Home = home
-	c.APIKeyEnv = f.apiKeyEnv
+	c.Home = g.homeDir()
 	c.Modes = splitList(f.modes)
-	// The scorer behind bm25, recorded in config.json (the index flags
-	// own --bm25).
-	c.BM25 = f.index.BM25()
-	if err := f.applyRequest(&c, changed); err != nil {
-		return run.Result{}, nil, err
-	}
-	if c.Out == "" {
-		c.Out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", c.Bench, strings.NewReplacer("/", "_", ":", "_").Replace(c.Model), c.Paradigm))
-	}
-	if c.BaseURL == "" {
-		c.BaseURL = os.Getenv("OPENAI_BASE_URL")
-	}
-	if err := f.rerank.apply(&c); err != nil {
-		return run.Result{}, nil, err
-	}
-	if err := c.Validate(); err != nil {
-		return run.Result{}, nil, err
-	}
-	if err := describeRun(&c, os.Args[1:]); err != nil {
-		return run.Result{}, nil, err
-	}
-	if !c.Offline() && !f.dryRun {
-		if err := checkKey(c.BaseURL, f.apiKeyEnv, "", logw); err != nil {
-			return run.Result{}, nil, err
-		}
-	}
-	qs, err := loadQuestions(c, logw)
-	if err != nil {
-		return run.Result{}, nil, err
-	}
-	if c.Limit > 0 && len(qs) > c.Limit {
-		qs = qs[:c.Limit]
-	}
-	opt := run.Options{Config: c, Questions: qs, Log: logw, Header: f.header, JudgeHeader: f.judgeHeader}
-	// (opt.Config is refreshed below whenever c gains a field.)
-
-	needCorpus, needIndex, needWeb := c.Model == "ir", c.Model == "ir", false
-	needWebTools := false
-	for _, name := range c.Modes {
-		m, _ := mode.Lookup(name) // c.Validate checked the names
-		// The corpus web provider searches the indexed corpus.
-		webIndex := m.Web && c.WebProvider == "corpus"
-		// tool-search's tools call the engine themselves (newWebTools).
-		needWeb = needWeb || m.Web
-		needWebTools = needWebTools || m.HasTool(mode.ToolWebSearch)
-		needIndex = needIndex || m.NeedsIndex() || webIndex
-		needCorpus = needCorpus || m.NeedsPaper() || m.NeedsIndex() || webIndex
-	}
-	if needCorpus {
-		qs, err = ensurePapers(ctx, c.Home, c.Data, c.Papers, c.MaxPassageTokens, qs)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		opt.Questions = qs
-		if needIndex {
-			st, ix, rep, err := openIndex(ctx, c.Home, &f.index, false)
-			if err != nil {
-				return run.Result{}, nil, err
-			}
-			defer st.Close()
-			defer ix.Close()
-			opt.Corpus, opt.Index = st, ix
-			c.Embedder, c.VectorDim = rep.Embedder, rep.Dim
-			opt.Config = c
-		} else {
-			st, err := corpus.Open(c.Home, true)
-			if err != nil {
-				return run.Result{}, nil, err
-			}
-			defer st.Close()
-			opt.Corpus = st
-		}
-	}
-	// A dry run fetches web results only where that costs nothing: the
-	// offline corpus provider and replay from the web cache.
-	if needWeb && (!f.dryRun || c.WebProvider == "corpus" || c.WebReplay) {
-		ws, closer, err := newWebSearch(c, f, opt)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		if closer != nil {
-			defer closer.Close()
-		}
-		opt.Web = ws
-	}
-	if needWebTools && !f.dryRun && !c.Offline() {
-		wt, closer, err := newWebTools(c, f, opt.Corpus)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		if closer != nil {
-			defer closer.Close()
-		}
-		opt.WebTools = wt
-	}
-	if f.dryRun {
-		f.rerank.dryRunNote(c, logw)
-		p, err := run.DryRun(ctx, opt)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		return run.Result{Dir: c.Out}, &p, nil
-	}
-	// The folder's writer lock comes first: the response cache inside it
-	// would otherwise report a second eval as a busy cache file.
-	unlock, err := run.Dir(c.Out).Lock()
-	if err != nil {
-		return run.Result{}, nil, err
-	}
-	defer unlock()
-	opt.FolderLocked = true
-	// Every model call of the run (answers, judge, reranker, preflight)
-	// is counted for the progress line.
-	f.flights = &model.Flights{}
-	// One cheap call per endpoint before the first real one (run.Run makes
-	// it only when there is work left, so a finished run sends nothing).
-	var checks []func(context.Context, run.Sampling) error
-	if !c.Offline() {
-		chat, closer, err := newChat(c.Out, c.BaseURL, os.Getenv(f.apiKeyEnv), f, c.Concurrency)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		defer closer.Close()
-		opt.Chat = chat
-		// The run passes its request fields, less any paper setting a
-		// refusal made it leave out.
-		checks = append(checks, func(ctx context.Context, s run.Sampling) error {
-			return preflight(ctx, c.BaseURL, os.Getenv(f.apiKeyEnv), f.apiKeyEnv, c.Model, s, f.header, "", f)
-		})
-	}
-	rr, rrCloser, err := f.rerank.forRun(c, opt.Chat, c.Out, f, logw)
-	if err != nil {
-		return run.Result{}, nil, err
-	}
-	defer rrCloser.Close()
-	opt.Rerank = rr
-	if p, ok := rr.(interface{ Probe(context.Context) error }); ok {
-		checks = append(checks, func(ctx context.Context, _ run.Sampling) error { return p.Probe(ctx) })
-	}
-	if c.JudgeModel != "" {
-		base := c.JudgeURL
-		if base == "" {
-			base = c.BaseURL
-		}
-		keyEnv := f.judgeKeyEnv
-		if keyEnv == "" {
-			keyEnv = f.apiKeyEnv
-		}
-		if err := checkKey(base, keyEnv, "judge-", logw); err != nil {
-			return run.Result{}, nil, err
-		}
-		judge, closer, err := newChat(filepath.Join(c.Out, "judge"), base, os.Getenv(keyEnv), f, c.Concurrency)
-		if err != nil {
-			return run.Result{}, nil, err
-		}
-		defer closer.Close()
-		opt.Judge = judge
-		checks = append(checks, func(ctx context.Context, _ run.Sampling) error {
-			return preflight(ctx, base, os.Getenv(keyEnv), keyEnv, c.JudgeModel, c.Judge, f.judgeHeader, "judge-", f)
-		})
-	}
-	opt.Preflight = func(ctx context.Context, s run.Sampling) error {
-		for _, check := range checks {
-			if err := check(ctx, s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	rep := progress.NewEval(os.Stderr, isatty.IsTerminal(os.Stderr.Fd()), f.progressEvery)
-	rep.Watch(f.flights.InFlight)
-	opt.Progress = rep.Update
-	res, err := run.Run(ctx, opt)
-	rep.Close()
-	return res, nil, err
-}
-
-// checkKey says when the key variable is empty: an error for OpenAI's own
-// API, which always needs one, a note otherwise (local servers need none).
-func checkKey(baseURL, keyEnv, prefix string, logw io.Writer) error {
-	if os.Getenv(keyEnv) != "" {
-		return nil
-	}
-	if baseURL == "" || strings.Contains(strings.ToLower(model.NormalizeEndpoint(baseURL)), "api.openai.com") {
-		return fmt.Errorf("$%s is empty and the %sbase URL is OpenAI's API, which needs a key: export %s=..., or pass --%sapi-key-env NAME, or --%sbase-url for a local server",
-			keyEnv, prefix, keyEnv, prefix, prefix)
-	}
-	fmt.Fprintf(logw, "note: $%s is empty, so no API key is sent to %s (fine for a local server; set it or --%sapi-key-env otherwise)\n",
-		keyEnv, model.NormalizeEndpoint(baseURL), prefix)
-	return nil
-}
-
-// preflight makes one small call before the run, through a client of its
-// own (no cache, two attempts), so that a dead endpoint, a rejected key, an
-// unknown model or a refused request field stops the run before anything is
-// written.
-func preflight(ctx context.Context, baseURL, key, keyEnv, modelName string, s run.Sampling, header http.Header, prefix string, f *evalFlags) error {
-	o, err := f.modelOptions(baseURL, key, "$"+keyEnv)
-	if err != nil {
-		return err
-	}
-	base, err := model.NewOpenAI(o)
-	if err != nil {
-		return err
-	}
-	chat := model.WithRetry(model.WithFlights(base, f.flights), model.RetryOptions{MaxAttempts: 2, MinBackoff: 200 * time.Millisecond, MaxBackoff: time.Second, AttemptTimeout: f.attemptTimeout})
-	return run.Preflight(ctx, chat, modelName, s, header, prefix)
-}
-
-// applyRequest fills c's request fields from the flags and the paper's
-// defaults, and keeps the header values in f (never in c).
-func (f *evalFlags) applyRequest(c *run.Config, changed func(string) bool) error {
+	var o run.Overrides
+	var header, judgeHeader http.Header
 	var err error
-	if f.header, err = f.req.apply(&c.Sampling, changed, c.Seed); err != nil {
-		return err
+	if o.Answer, header, err = f.req.apply(&c.Sampling, changed, c.Seed); err != nil {
+		return session.Request{}, err
 	}
-	if f.judgeHeader, err = f.judgeReq.apply(&c.Judge, changed, 0); err != nil {
-		return err
+	if o.Judge, judgeHeader, err = f.judgeReq.apply(&c.Judge, changed, 0); err != nil {
+		return session.Request{}, err
 	}
 	if c.Price, err = run.ParsePrice(f.price); err != nil {
-		return err
+		return session.Request{}, err
 	}
 	if c.ExcludeKinds, err = run.ParseExcludeKinds(c.ExcludeKinds); err != nil {
+		return session.Request{}, err
+	}
+	c.FlagsSet = flagsSet(changed)
+	cl := f.clients
+	if cl.MaxReplyBytes <= 0 {
+		return session.Request{}, fmt.Errorf("--max-reply-bytes %d: give a positive number of bytes (default %d, 4 MiB)", cl.MaxReplyBytes, model.DefaultMaxReplyBytes)
+	}
+	if cl.ReadIdleTimeout < 0 {
+		return session.Request{}, fmt.Errorf("--read-idle-timeout %v: give a duration such as 60s, or 0 for none", cl.ReadIdleTimeout)
+	}
+	cl.JudgeKeyEnv, cl.Header, cl.JudgeHeader = f.judgeKeyEnv, header, judgeHeader
+	web := f.web
+	web.DocTimeout = g.iso.timeout
+	return session.Request{
+		Config: c, Overrides: o, Command: commandLine(g.args), Clients: cl,
+		Index: f.index.spec(g), Rerank: f.rerank, Web: web, Isolation: g.isolation,
+		Env: g.getenv, Log: g.errOut, DryRun: f.dryRun,
+		Progress: session.Progress{W: g.stderr, Terminal: g.stderrTTY, Every: f.progressEvery},
+	}, nil
+}
+
+// runEval evaluates, then prints the summary (or the plan of a dry run)
+// and maps the records that failed to the exit status.
+func runEval(ctx context.Context, g *globalOptions, f *evalOptions, req session.Request) error {
+	res, plan, err := session.Eval(ctx, req)
+	if plan != nil {
+		return run.WritePlan(g.stdout, *plan, f.asJSON)
+	}
+	var stopped *run.BreakerError
+	if err != nil && !errors.As(err, &stopped) {
 		return err
 	}
-	c.Defaults(changed)
-	return nil
-}
-
-// newChat stacks the model client: response cache (in the run folder) →
-// retry with backoff → rate limit → concurrency gate → HTTP.
-func newChat(dir, baseURL, key string, f *evalFlags, concurrency int) (model.Chat, io.Closer, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, err
+	if f.asJSON {
+		b, _ := run.Dir(res.Dir).SummaryJSON()
+		g.stdout.Write(b)
+	} else {
+		b, _ := run.Dir(res.Dir).SummaryMarkdown()
+		g.stdout.Write(b)
+		fmt.Fprintf(g.errOut, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
 	}
-	o, err := f.modelOptions(baseURL, key, f.apiKeyEnv)
-	if err != nil {
-		return nil, nil, err
-	}
-	base, err := model.NewOpenAI(o)
-	if err != nil {
-		return nil, nil, err
-	}
-	return model.Stack(base, model.StackOptions{
-		CachePath: filepath.Join(dir, "cache.db"), Endpoint: baseURL,
-		Retry: model.RetryOptions{MaxAttempts: f.maxAttempts, AttemptTimeout: f.attemptTimeout},
-		RPM:   f.cfg.RPM, TPM: f.cfg.TPM, Concurrency: concurrency, Flights: f.flights,
-	})
-}
-
-// modelOptions are the answer model's client options from the flags.
-func (f *evalFlags) modelOptions(baseURL, key, keyEnv string) (model.Options, error) {
-	if f.maxReplyBytes <= 0 {
-		return model.Options{}, fmt.Errorf("--max-reply-bytes %d: give a positive number of bytes (default %d, 4 MiB)", f.maxReplyBytes, model.DefaultMaxReplyBytes)
-	}
-	if f.readIdleTimeout < 0 {
-		return model.Options{}, fmt.Errorf("--read-idle-timeout %v: give a duration such as 60s, or 0 for none", f.readIdleTimeout)
-	}
-	idle := f.readIdleTimeout
-	if idle == 0 {
-		idle = -1 // the flag's 0 is off; model.Options' 0 is the default
-	}
-	return model.Options{BaseURL: baseURL, APIKey: key, APIKeyEnv: keyEnv, Timeout: f.attemptTimeout,
-		MaxReplyBytes: f.maxReplyBytes, ReadIdleTimeout: idle}, nil
-}
-
-// printPlan prints a dry run's plan: a table, or with --json the plan.
-func printPlan(w io.Writer, p run.Plan, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(p)
-	}
-	fmt.Fprintf(w, "Dry run: nothing sent.\n\n%d model calls (%d records already finished), %d prompt tokens (cl100k_base), answers at most %d tokens\n",
-		p.Calls, p.Resumed, p.PromptTokens, p.CompletionTokensMax)
-	if len(p.ToolModes) > 0 {
-		fmt.Fprintf(w, "%s: the model decides how many tools to call; those counts are the first turns. At most %d calls and %d prompt tokens with --max-tool-calls used up and every result at its largest\n",
-			strings.Join(p.ToolModes, ", "), p.CallsMax, p.PromptTokensMax)
-	}
-	if p.JudgeCalls > 0 {
-		fmt.Fprintf(w, "plus up to %d judge calls (their prompts hold the answers, so they are not counted)\n", p.JudgeCalls)
-	}
-	if p.CostUSD != nil {
-		fmt.Fprintf(w, "cost: US$ %.2f for the prompts, at most US$ %.2f with every answer at full length\n", *p.PromptCostUSD, *p.CostUSD)
-	}
-	if p.PythonSandbox != nil {
-		fmt.Fprintf(w, "python tool: %s\n", p.PythonSandbox.Guarantee)
-	}
-	fmt.Fprintln(w)
-	for _, m := range slices.Sorted(maps.Keys(p.ByMode)) {
-		x := p.ByMode[m]
-		fmt.Fprintf(w, "  %-12s %6d calls  %12d prompt tokens", m, x.Calls, x.PromptTokens)
-		if x.CallsMax != x.Calls {
-			fmt.Fprintf(w, "  (at most %d calls, %d tokens)", x.CallsMax, x.PromptTokensMax)
-		}
-		fmt.Fprintln(w)
-	}
-	if len(p.Estimated) > 0 {
-		fmt.Fprintf(w, "\n%s: web results are not fetched in a dry run; counted as %s full results\n", strings.Join(p.Estimated, ", "), "--web-results ×  --web-tokens")
-	}
-	for i, pr := range p.Problems {
-		if i == 10 {
-			fmt.Fprintf(w, "… and %d more questions whose prompt cannot be built\n", len(p.Problems)-10)
-			break
-		}
-		fmt.Fprintf(w, "cannot build: %s\n", pr)
-	}
-	return nil
+	return failedRecords(res, err)
 }
 
 // failedRecords maps a finished (or breaker-stopped) run to the exit

@@ -1,19 +1,24 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/eval/session"
 )
 
-func newIndexCmd() *cobra.Command {
-	var f indexFlags
-	var asJSON, rebuild bool
+// indexOptions are the flags of index.
+type indexOptions struct {
+	index           indexFlags
+	asJSON, rebuild bool
+}
+
+func newIndexCmd(g *globalOptions) *cobra.Command {
+	var o indexOptions
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Build or update the BM25 and dense indexes for what is ingested",
@@ -37,41 +42,32 @@ never pays for the same text twice.`,
   paperlens index --store qdrant --qdrant http://localhost:6334`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			home := homeDir(cmd)
-			st, err := corpus.Open(home, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			cfg := f.config(home)
-			cfg.Rebuild = rebuild
-			ix, err := index.Open(ctx, cfg, st)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			rep, err := ix.Update(ctx, func(format string, a ...any) {
-				if !asJSON {
-					fmt.Fprintf(stderr, "index: "+format+"\n", a...)
-				}
-			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return json.NewEncoder(os.Stdout).Encode(rep)
-			}
-			fmt.Fprintf(stdout, "%d papers: %d indexed, %d removed, %d passages embedded by %s into the %s store (dimension %d)\n",
-				rep.Papers, rep.Indexed, rep.Removed, rep.Embedded, rep.Embedder, rep.Store, rep.Dim)
-			return nil
+			return runIndex(cmd.Context(), g, o)
 		},
 	}
-	addIndexFlags(cmd, &f)
+	addIndexFlags(cmd, &o.index)
 	// Both BM25 scorers are always built: --bm25 is accepted, so one set of
 	// index flags serves index and the commands that search, but not shown.
 	cmd.Flags().MarkHidden("bm25")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "drop every index and build from scratch (after changing embedder or store)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.rebuild, "rebuild", false, "drop every index and build from scratch (after changing embedder or store)")
 	return cmd
+}
+
+// runIndex brings the home's indexes in step with its corpus.
+func runIndex(ctx context.Context, g *globalOptions, o indexOptions) error {
+	var progress io.Writer
+	if !o.asJSON {
+		progress = g.errOut
+	}
+	rep, err := session.UpdateIndex(ctx, g.homeDir(), o.index.spec(g), o.rebuild, progress)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return json.NewEncoder(g.stdout).Encode(rep)
+	}
+	fmt.Fprintf(g.out, "%d papers: %d indexed, %d removed, %d passages embedded by %s into the %s store (dimension %d)\n",
+		rep.Papers, rep.Indexed, rep.Removed, rep.Embedded, rep.Embedder, rep.Store, rep.Dim)
+	return nil
 }

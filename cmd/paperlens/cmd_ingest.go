@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
@@ -16,9 +17,16 @@ import (
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
-func newIngestCmd() *cobra.Command {
-	var opt ingest.Options
-	var asJSON bool
+// ingestOptions are the flags of ingest.
+type ingestOptions struct {
+	ingest  ingest.Options
+	asJSON  bool
+	maxFile byteSize
+}
+
+func newIngestCmd(g *globalOptions) *cobra.Command {
+	o := ingestOptions{maxFile: byteSize(ingest.DefaultMaxFileSize)}
+	opt := &o.ingest
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] PATH...",
 		Short: "Extract, clean and chunk PDF, text, HTML and dataset files into the corpus",
@@ -63,59 +71,11 @@ files you did not make.`,
   paperlens ingest --json --min-tokens 4096 --reject-short papers/ elabench.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := ingest.ParseDrop(opt.Drop); err != nil {
-				return err
-			}
-			home := homeDir(cmd)
-			st, err := corpus.Open(home, false)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			ctx := cmd.Context()
-
-			var bar *progressbar.ProgressBar
-			if !asJSON && isatty.IsTerminal(os.Stderr.Fd()) {
-				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish())
-			}
-			enc := json.NewEncoder(os.Stdout)
-			counts := map[string]int{}
-			start := time.Now()
-			failed, err := ingest.Run(ctx, st, args, opt, func(r ingest.Result) {
-				counts[r.Status]++
-				if bar != nil {
-					bar.Clear()
-				}
-				if asJSON {
-					_ = enc.Encode(r)
-				} else {
-					printResult(r)
-				}
-				if bar != nil {
-					_ = bar.Add(1)
-				}
-			})
-			if bar != nil {
-				_ = bar.Finish()
-			}
-			if !asJSON {
-				fmt.Fprintf(stderr, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
-					counts[ingest.StatusOK], counts[ingest.StatusSkipped], counts[ingest.StatusError],
-					time.Since(start).Seconds(), home)
-			}
-			if err != nil {
-				return err
-			}
-			if failed > 0 {
-				return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) failed; the others are stored", failed)}
-			}
-			return nil
+			return runIngest(cmd.Context(), g, o, args)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&asJSON, "json", false, "print one JSON object per document")
+	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per document")
 	addPassageTokens(cmd, &opt.MaxTokens, "max-tokens")
 	f.IntVar(&opt.MinTokens, "min-tokens", 0, "flag documents shorter than this many tokens (ElaipBench rejected papers under 4096)")
 	f.BoolVar(&opt.RejectShort, "reject-short", false, "with --min-tokens: reject short documents instead of flagging them")
@@ -125,14 +85,66 @@ files you did not make.`,
 	f.StringVar(&opt.Drop, "drop", kind.Names(kind.DefaultDrop), "passage kinds left out of the stored text, comma-separated ("+kind.Names(kind.All)+"), or none")
 	f.StringVar(&opt.IDField, "id-field", "paper_id", "dataset field holding the paper id")
 	f.StringVar(&opt.ContentField, "content-field", "paper_content", "dataset field holding the paper's full text")
-	maxFile := byteSize(ingest.DefaultMaxFileSize)
-	f.Var(&maxFile, "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
-	addIsolationFlags(cmd)
-	cmd.PreRun = func(*cobra.Command, []string) { opt.MaxFileSize = int64(maxFile) }
+	f.Var(&o.maxFile, "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
+	addIsolationFlags(cmd, &g.iso)
 	return cmd
 }
 
-func printResult(r ingest.Result) {
+// runIngest stores each input's cleaned text and passages, one result a
+// line (JSON with --json), and exits 1 when some input failed.
+func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []string) error {
+	opt := o.ingest
+	opt.MaxFileSize, opt.Isolation = int64(o.maxFile), g.isolation
+	if _, err := ingest.ParseDrop(opt.Drop); err != nil {
+		return err
+	}
+	home := g.homeDir()
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var bar *progressbar.ProgressBar
+	if !o.asJSON && g.stderrTTY {
+		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(g.stderr),
+			progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish())
+	}
+	enc := json.NewEncoder(g.stdout)
+	counts := map[string]int{}
+	start := time.Now()
+	failed, err := ingest.Run(ctx, st, args, opt, func(r ingest.Result) {
+		counts[r.Status]++
+		if bar != nil {
+			bar.Clear()
+		}
+		if o.asJSON {
+			_ = enc.Encode(r)
+		} else {
+			printResult(g.out, r)
+		}
+		if bar != nil {
+			_ = bar.Add(1)
+		}
+	})
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if !o.asJSON {
+		fmt.Fprintf(g.errOut, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
+			counts[ingest.StatusOK], counts[ingest.StatusSkipped], counts[ingest.StatusError],
+			time.Since(start).Seconds(), home)
+	}
+	if err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) failed; the others are stored", failed)}
+	}
+	return nil
+}
+
+func printResult(stdout io.Writer, r ingest.Result) {
 	// A file's name, its paper id and errors quoting them come from the
 	// files: escaped, so that a name cannot drive the terminal.
 	name := r.PaperID
@@ -169,9 +181,23 @@ func addPassageTokens(cmd *cobra.Command, p *int, old string) {
 	fl := cmd.Flags()
 	fl.IntVar(p, "passage-tokens", 512, "largest passage, in cl100k_base tokens, for papers this command ingests (ElaipBench: 512)")
 	fl.IntVar(p, old, 512, "alias of --passage-tokens")
+	_ = fl.MarkHidden(old)
 	if old == "max-tokens" {
-		_ = fl.MarkDeprecated(old, "use --passage-tokens (the passage size; --max-tokens is the answer length in eval)")
-	} else {
-		_ = fl.MarkHidden(old)
+		_ = fl.SetAnnotation(old, deprecated, []string{"use --passage-tokens (the passage size; --max-tokens is the answer length in eval)"})
 	}
+}
+
+// deprecated annotates a flag that still works but warns when given. Not
+// pflag's MarkDeprecated, whose warning cobra prints to the command's
+// output stream (stdout once a test sets it): warnDeprecated says it on
+// stderr, as a user has always seen it.
+const deprecated = "paperlens-deprecated"
+
+// warnDeprecated warns of each deprecated flag the command line gave.
+func warnDeprecated(cmd *cobra.Command, w io.Writer) {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if note := f.Annotations[deprecated]; len(note) > 0 {
+			fmt.Fprintf(w, "Flag --%s has been deprecated, %s\n", f.Name, note[0])
+		}
+	})
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/bench"
@@ -18,9 +16,15 @@ import (
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )
 
-func newInspectCmd() *cobra.Command {
-	var mode, data string
-	var plain bool
+// inspectOptions are the flags of inspect.
+type inspectOptions struct {
+	mode, data  string
+	plain       bool
+	homeChanged bool // --home given: the corpus is there now
+}
+
+func newInspectCmd(g *globalOptions) *cobra.Command {
+	var o inspectOptions
 	cmd := &cobra.Command{
 		Use:   "inspect RUN_DIR [QUESTION_ID]",
 		Short: "Show, per question, what each mode retrieved, where the gold evidence was, and why it scored as it did",
@@ -42,57 +46,63 @@ where they are now.`,
   paperlens inspect ~/proj/runs/gpt-5-base eb-61f104363ed3 --data ~/proj/data/elaipbench.jsonl`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			over := report.Paths{Data: data}
-			if cmd.Flags().Changed("home") {
-				over.Home = homeDir(cmd)
-			}
-			folder, err := report.ReadFolder(dir, over)
-			if err != nil {
-				return err
-			}
-			cfg := folder.Config
-			recs, err := run.Dir(dir).Records()
-			if err != nil {
-				return err
-			}
-			color := !plain && isatty.IsTerminal(os.Stdout.Fd())
-			if len(args) == 1 {
-				return listQuestions(os.Stdout, cfg, recs)
-			}
-			for _, n := range folder.Notes {
-				fmt.Fprintln(stderr, n)
-			}
-			qs, _, err := folder.Questions()
-			if err != nil {
-				return fmt.Errorf("cannot show question %q: %w", args[1], err)
-			}
-			if w := folder.DataChanged(); w != "" {
-				fmt.Fprintln(stderr, "warning: "+w)
-			}
-			var q *bench.Question
-			for i := range qs {
-				if qs[i].ID == args[1] {
-					q = &qs[i]
-				}
-			}
-			if q == nil {
-				return fmt.Errorf("no question %q in %s; 'paperlens inspect %s' lists them", args[1], cfg.Data, dir)
-			}
-			var st *corpus.Store
-			if s, err := corpus.Open(cfg.Home, true); err == nil {
-				st = s
-				defer st.Close()
-			} else {
-				fmt.Fprintf(stderr, "passages not shown: %v (--home DIR names the corpus home the run used)\n", err)
-			}
-			return showQuestion(os.Stdout, *q, recs, mode, st, color)
+			o.homeChanged = cmd.Flags().Changed("home")
+			return runInspect(g, o, args)
 		},
 	}
-	cmd.Flags().StringVar(&mode, "mode", "", "show only this mode")
-	cmd.Flags().BoolVar(&plain, "plain", false, "no colour even on a terminal")
-	cmd.Flags().StringVar(&data, "data", "", "the run's dataset, when config.json's path no longer finds it")
+	cmd.Flags().StringVar(&o.mode, "mode", "", "show only this mode")
+	cmd.Flags().BoolVar(&o.plain, "plain", false, "no colour even on a terminal")
+	cmd.Flags().StringVar(&o.data, "data", "", "the run's dataset, when config.json's path no longer finds it")
 	return cmd
+}
+
+// runInspect lists a run's questions with a mark per mode, or shows one
+// question in every mode.
+func runInspect(g *globalOptions, o inspectOptions, args []string) error {
+	dir := args[0]
+	over := report.Paths{Data: o.data}
+	if o.homeChanged {
+		over.Home = g.homeDir()
+	}
+	folder, err := report.ReadFolder(dir, over)
+	if err != nil {
+		return err
+	}
+	cfg := folder.Config
+	recs, err := run.Dir(dir).Records()
+	if err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		return listQuestions(g.stdout, cfg, recs)
+	}
+	for _, n := range folder.Notes {
+		fmt.Fprintln(g.errOut, n)
+	}
+	qs, _, err := folder.Questions()
+	if err != nil {
+		return fmt.Errorf("cannot show question %q: %w", args[1], err)
+	}
+	if w := folder.DataChanged(); w != "" {
+		fmt.Fprintln(g.errOut, "warning: "+w)
+	}
+	var q *bench.Question
+	for i := range qs {
+		if qs[i].ID == args[1] {
+			q = &qs[i]
+		}
+	}
+	if q == nil {
+		return fmt.Errorf("no question %q in %s; 'paperlens inspect %s' lists them", args[1], cfg.Data, dir)
+	}
+	var st *corpus.Store
+	if s, err := corpus.Open(cfg.Home, true); err == nil {
+		st = s
+		defer st.Close()
+	} else {
+		fmt.Fprintf(g.errOut, "passages not shown: %v (--home DIR names the corpus home the run used)\n", err)
+	}
+	return showQuestion(g.stdout, *q, recs, o.mode, st, !o.plain && g.stdoutTTY)
 }
 
 func mark(r run.Record) string {

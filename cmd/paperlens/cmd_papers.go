@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -11,41 +10,47 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
-func newPapersCmd() *cobra.Command {
+func newPapersCmd(g *globalOptions) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "papers",
 		Short: "List the documents stored under --home",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := corpus.Open(homeDir(cmd), true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			docs, err := st.Docs()
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
-				for _, d := range docs {
-					if err := enc.Encode(d); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "PAPER_ID\tKIND\tPAGES\tTOKENS\tPASSAGES\tTITLE")
-			for _, d := range docs {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", d.PaperID, d.Kind, d.Pages, d.Tokens, d.Passages, truncate(d.Title, 70))
-			}
-			return tw.Flush()
+			return runPapers(g, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
 	return cmd
+}
+
+// runPapers lists the stored documents, one JSON object a line with
+// asJSON, else a table.
+func runPapers(g *globalOptions, asJSON bool) error {
+	st, err := corpus.Open(g.homeDir(), true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	docs, err := st.Docs()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(g.stdout)
+		for _, d := range docs {
+			if err := enc.Encode(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(g.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PAPER_ID\tKIND\tPAGES\tTOKENS\tPASSAGES\tTITLE")
+	for _, d := range docs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", d.PaperID, d.Kind, d.Pages, d.Tokens, d.Passages, truncate(d.Title, 70))
+	}
+	return tw.Flush()
 }
 
 func truncate(s string, n int) string {

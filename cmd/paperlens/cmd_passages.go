@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
-func newPassagesCmd() *cobra.Command {
+func newPassagesCmd(g *globalOptions) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "passages PAPER_ID",
@@ -23,31 +22,36 @@ start in.
 'paperlens papers' lists the ids.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := corpus.Open(homeDir(cmd), true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			ps, err := st.Passages(args[0])
-			if errors.Is(err, corpus.ErrNotFound) {
-				return fmt.Errorf("no paper %q in %s; 'paperlens papers' lists the stored ids", args[0], st.Home)
-			}
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(os.Stdout)
-			for _, p := range ps {
-				if asJSON {
-					if err := enc.Encode(p); err != nil {
-						return err
-					}
-					continue
-				}
-				fmt.Fprintf(stdout, "── %s  %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.KindOf(), p.Tokens, p.Start, p.End, p.Section, p.Text)
-			}
-			return nil
+			return runPassages(g, asJSON, args[0])
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per passage")
 	return cmd
+}
+
+// runPassages prints one paper's passages in order.
+func runPassages(g *globalOptions, asJSON bool, id string) error {
+	st, err := corpus.Open(g.homeDir(), true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ps, err := st.Passages(id)
+	if errors.Is(err, corpus.ErrNotFound) {
+		return fmt.Errorf("no paper %q in %s; 'paperlens papers' lists the stored ids", id, st.Home)
+	}
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(g.stdout)
+	for _, p := range ps {
+		if asJSON {
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(g.out, "── %s  %s  %d tokens  [%d:%d]  %s\n%s\n\n", p.PassageID, p.KindOf(), p.Tokens, p.Start, p.End, p.Section, p.Text)
+	}
+	return nil
 }

@@ -3,14 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/run"
 )
 
-func newPromptCmd() *cobra.Command {
+func newPromptCmd(g *globalOptions) *cobra.Command {
 	var mode string
 	var runN int
 	var asJSON bool
@@ -24,44 +23,48 @@ message, as sent, from the run folder's prompts.db, which eval writes with
   paperlens prompt runs/ir eb-6321a9e9fe5f --mode full+bm25`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, id := args[0], args[1]
-			recs, err := run.Dir(dir).Records()
-			if err != nil {
-				return err
-			}
-			var modes []string
-			for _, r := range recs {
-				if r.QuestionID != id || (runN > 0 && r.Run != runN) {
-					continue
-				}
-				modes = append(modes, r.Mode)
-				if mode != "" && r.Mode != mode {
-					continue
-				}
-				if r.PromptSHA256 == "" {
-					return fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
-				}
-				msgs, err := run.Dir(dir).Prompt(r.PromptSHA256)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return json.NewEncoder(os.Stdout).Encode(map[string]any{"question_id": id, "mode": r.Mode, "run": r.Run, "messages": msgs})
-				}
-				fmt.Fprintf(stdout, "# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
-				for _, m := range msgs {
-					fmt.Fprintf(stdout, "\n## %s\n\n%s\n", m.Role, m.Content)
-				}
-				return nil
-			}
-			if len(modes) == 0 {
-				return fmt.Errorf("no record of question %q in %s", id, dir)
-			}
-			return fmt.Errorf("question %q has no record in mode %q; its modes: %v", id, mode, modes)
+			return runPrompt(g, mode, runN, asJSON, args[0], args[1])
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "", "the mode (default: the first recorded)")
 	cmd.Flags().IntVar(&runN, "run", 0, "the run (default: the first recorded)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"question_id","mode","run","messages"}`)
 	return cmd
+}
+
+// runPrompt prints the messages question id was sent, as logged.
+func runPrompt(g *globalOptions, mode string, runN int, asJSON bool, dir, id string) error {
+	recs, err := run.Dir(dir).Records()
+	if err != nil {
+		return err
+	}
+	var modes []string
+	for _, r := range recs {
+		if r.QuestionID != id || (runN > 0 && r.Run != runN) {
+			continue
+		}
+		modes = append(modes, r.Mode)
+		if mode != "" && r.Mode != mode {
+			continue
+		}
+		if r.PromptSHA256 == "" {
+			return fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
+		}
+		msgs, err := run.Dir(dir).Prompt(r.PromptSHA256)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return json.NewEncoder(g.stdout).Encode(map[string]any{"question_id": id, "mode": r.Mode, "run": r.Run, "messages": msgs})
+		}
+		fmt.Fprintf(g.out, "# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
+		for _, m := range msgs {
+			fmt.Fprintf(g.out, "\n## %s\n\n%s\n", m.Role, m.Content)
+		}
+		return nil
+	}
+	if len(modes) == 0 {
+		return fmt.Errorf("no record of question %q in %s", id, dir)
+	}
+	return fmt.Errorf("question %q has no record in mode %q; its modes: %v", id, mode, modes)
 }

@@ -10,10 +10,16 @@ import (
 	"github.com/paperlens/paperlens/eval/report"
 )
 
-func newReportCmd() *cobra.Command {
-	var htmlPath, mdPath, data, frontierSVG string
-	var paperTable, asJSON bool
-	var publishedAs []string
+// reportOptions are the flags of report.
+type reportOptions struct {
+	htmlPath, mdPath, data, frontierSVG string
+	paperTable, asJSON                  bool
+	publishedAs                         []string
+	homeChanged                         bool // --home given: the corpus is there now
+}
+
+func newReportCmd(g *globalOptions) *cobra.Command {
+	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report RUN_DIR... [--html FILE] [--md FILE] [--frontier-svg FILE] [--data FILE] [--paper-table [--published-as NAME] [--json]]",
 		Short: "Combine runs into one self-contained HTML report (inline SVG charts, no network) and Markdown",
@@ -71,88 +77,95 @@ numbers" section instead.`,
   paperlens report runs/qwen3-8b-awq --paper-table --published-as Qwen3-8B --html report.html`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Checked before loading: a misplaced flag should not cost a
-			// read of every run folder.
-			switch {
-			case !paperTable && len(publishedAs) > 0:
-				return fmt.Errorf("--published-as needs --paper-table")
-			case asJSON && (!paperTable || htmlPath != "" || mdPath != "" || frontierSVG != ""):
-				return fmt.Errorf("--json prints --paper-table's comparison alone: give --paper-table and none of --html, --md, --frontier-svg")
-			}
-			over := report.Paths{Data: data}
-			if cmd.Flags().Changed("home") {
-				over.Home = homeDir(cmd)
-			}
-			runs, err := report.LoadWith(report.Options{Paths: over, Log: stderr}, args...)
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				if s := r.Progress.String(); s != "" {
-					fmt.Fprintf(stderr, "%s: %s\n", r.Dir, s)
-				}
-			}
-			var opt report.WriteOptions
-			if paperTable {
-				as, err := report.ParsePublishedAs(publishedAs)
-				if err != nil {
-					return err
-				}
-				opt.Published = &report.PaperOptions{As: as}
-			}
-			if htmlPath == "" && mdPath == "" && frontierSVG == "" {
-				if opt.Published == nil {
-					return report.Markdown(os.Stdout, runs)
-				}
-				cmp := report.ComparePublished(runs, *opt.Published)
-				if asJSON {
-					enc := json.NewEncoder(os.Stdout)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(cmp); err != nil {
-						return fmt.Errorf("report --paper-table: %w", err)
-					}
-					return nil
-				}
-				return report.PaperMarkdown(os.Stdout, cmp)
-			}
-			write := func(path string, f func(*os.File) error) error {
-				out, err := os.Create(path)
-				if err != nil {
-					return fmt.Errorf("report: %w", err)
-				}
-				if err := f(out); err != nil {
-					out.Close()
-					return fmt.Errorf("write %s: %w", path, err)
-				}
-				return out.Close()
-			}
-			if htmlPath != "" {
-				if err := write(htmlPath, func(f *os.File) error { return report.HTMLWith(f, runs, opt) }); err != nil {
-					return err
-				}
-				fmt.Fprintf(stderr, "wrote %s\n", htmlPath)
-			}
-			if frontierSVG != "" {
-				if err := write(frontierSVG, func(f *os.File) error { return report.FrontierSVG(f, runs) }); err != nil {
-					return err
-				}
-				fmt.Fprintf(stderr, "wrote %s\n", frontierSVG)
-			}
-			if mdPath != "" {
-				if err := write(mdPath, func(f *os.File) error { return report.MarkdownWith(f, runs, opt) }); err != nil {
-					return err
-				}
-				fmt.Fprintf(stderr, "wrote %s\n", mdPath)
-			}
-			return nil
+			o.homeChanged = cmd.Flags().Changed("home")
+			return runReport(g, o, args)
 		},
 	}
-	cmd.Flags().StringVar(&htmlPath, "html", "", "write the HTML report here")
-	cmd.Flags().StringVar(&mdPath, "md", "", "write the Markdown report here")
-	cmd.Flags().StringVar(&frontierSVG, "frontier-svg", "", "write the frontier figures (accuracy against prompt tokens, and cost) here as a standalone SVG file")
-	cmd.Flags().StringVar(&data, "data", "", "the runs' dataset, when config.json's path no longer finds it (needed only for a run without summary.json)")
-	cmd.Flags().BoolVar(&paperTable, "paper-table", false, "set each run beside the papers' published numbers for its model (ElaipBench Table 2, LPFQA Tables 2 and 4): published, measured with its 95% interval, covered or not")
-	cmd.Flags().StringArrayVar(&publishedAs, "published-as", nil, "with --paper-table: compare the runs with the published row NAME, or only runs of model (or folder) MODEL with MODEL=NAME (repeatable)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "with --paper-table alone: print the comparison as JSON")
+	cmd.Flags().StringVar(&o.htmlPath, "html", "", "write the HTML report here")
+	cmd.Flags().StringVar(&o.mdPath, "md", "", "write the Markdown report here")
+	cmd.Flags().StringVar(&o.frontierSVG, "frontier-svg", "", "write the frontier figures (accuracy against prompt tokens, and cost) here as a standalone SVG file")
+	cmd.Flags().StringVar(&o.data, "data", "", "the runs' dataset, when config.json's path no longer finds it (needed only for a run without summary.json)")
+	cmd.Flags().BoolVar(&o.paperTable, "paper-table", false, "set each run beside the papers' published numbers for its model (ElaipBench Table 2, LPFQA Tables 2 and 4): published, measured with its 95% interval, covered or not")
+	cmd.Flags().StringArrayVar(&o.publishedAs, "published-as", nil, "with --paper-table: compare the runs with the published row NAME, or only runs of model (or folder) MODEL with MODEL=NAME (repeatable)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "with --paper-table alone: print the comparison as JSON")
 	return cmd
+}
+
+// runReport combines the runs into Markdown on standard output, or into
+// the files the flags name.
+func runReport(g *globalOptions, o reportOptions, args []string) error {
+	// Checked before loading: a misplaced flag should not cost a
+	// read of every run folder.
+	switch {
+	case !o.paperTable && len(o.publishedAs) > 0:
+		return fmt.Errorf("--published-as needs --paper-table")
+	case o.asJSON && (!o.paperTable || o.htmlPath != "" || o.mdPath != "" || o.frontierSVG != ""):
+		return fmt.Errorf("--json prints --paper-table's comparison alone: give --paper-table and none of --html, --md, --frontier-svg")
+	}
+	over := report.Paths{Data: o.data}
+	if o.homeChanged {
+		over.Home = g.homeDir()
+	}
+	runs, err := report.LoadWith(report.Options{Paths: over, Log: g.errOut}, args...)
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if s := r.Progress.String(); s != "" {
+			fmt.Fprintf(g.errOut, "%s: %s\n", r.Dir, s)
+		}
+	}
+	var opt report.WriteOptions
+	if o.paperTable {
+		as, err := report.ParsePublishedAs(o.publishedAs)
+		if err != nil {
+			return err
+		}
+		opt.Published = &report.PaperOptions{As: as}
+	}
+	if o.htmlPath == "" && o.mdPath == "" && o.frontierSVG == "" {
+		if opt.Published == nil {
+			return report.Markdown(g.stdout, runs)
+		}
+		cmp := report.ComparePublished(runs, *opt.Published)
+		if o.asJSON {
+			enc := json.NewEncoder(g.stdout)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(cmp); err != nil {
+				return fmt.Errorf("report --paper-table: %w", err)
+			}
+			return nil
+		}
+		return report.PaperMarkdown(g.stdout, cmp)
+	}
+	write := func(path string, f func(*os.File) error) error {
+		out, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		if err := f(out); err != nil {
+			out.Close()
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return out.Close()
+	}
+	if o.htmlPath != "" {
+		if err := write(o.htmlPath, func(f *os.File) error { return report.HTMLWith(f, runs, opt) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.errOut, "wrote %s\n", o.htmlPath)
+	}
+	if o.frontierSVG != "" {
+		if err := write(o.frontierSVG, func(f *os.File) error { return report.FrontierSVG(f, runs) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.errOut, "wrote %s\n", o.frontierSVG)
+	}
+	if o.mdPath != "" {
+		if err := write(o.mdPath, func(f *os.File) error { return report.MarkdownWith(f, runs, opt) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.errOut, "wrote %s\n", o.mdPath)
+	}
+	return nil
 }

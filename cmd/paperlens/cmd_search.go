@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,17 +9,22 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
-	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
-func newSearchCmd() *cobra.Command {
-	var f indexFlags
-	var asJSON bool
-	var paper, retr, queries, excludeKinds string
-	var k int
-	var rf rerankFlags
+// searchOptions are the flags of search.
+type searchOptions struct {
+	index                               indexFlags
+	asJSON                              bool
+	paper, retriever, queries, excludes string
+	k                                   int
+	rerank                              session.Rerank
+}
+
+func newSearchCmd(g *globalOptions) *cobra.Command {
+	var o searchOptions
 	cmd := &cobra.Command{
 		Use:   "search [flags] QUERY | --queries FILE.jsonl",
 		Short: "Retrieve passages for a query, within one paper or across the corpus",
@@ -43,85 +49,76 @@ and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
   paperlens search --queries questions.jsonl -k 10 > hits.jsonl
   paperlens search --paper trpo --rerank api --rerank-base-url http://localhost:8080 "what does the trust region bound"`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if queries != "" {
+			if o.queries != "" {
 				if len(args) > 0 {
-					return fmt.Errorf("give either QUERY or --queries FILE, not both (got %d words of query with --queries %s)", len(args), queries)
+					return fmt.Errorf("give either QUERY or --queries FILE, not both (got %d words of query with --queries %s)", len(args), o.queries)
 				}
 				return nil
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if k <= 0 {
-				return fmt.Errorf("-k must be at least 1, got %d", k)
-			}
-			if queries != "" && paper != "" {
-				return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
-			}
-			exclude, err := parseExcludeKinds(excludeKinds)
-			if err != nil {
-				return err
-			}
-			if err := rf.check(); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			if queries != "" {
-				ctx = cmd.Context()
-				if queries != "-" {
-					// Fail on a missing file before loading any index.
-					if _, err := os.Stat(queries); err != nil {
-						return fmt.Errorf("--queries: %w", err)
-					}
-				}
-			}
-			st, ix, _, err := openIndex(ctx, homeDir(cmd), &f, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			defer ix.Close()
-			r, err := ix.Retriever(retr)
-			if err != nil {
-				return err
-			}
-			r = retrieve.Excluding(r, exclude)
-			rr, closer, err := rf.standalone(homeDir(cmd), os.Stderr)
-			if err != nil {
-				return err
-			}
-			defer closer.Close()
-			r = rerank.Wrap(r, rr, rf.depth)
-			if queries != "" {
-				return searchBatch(ctx, r, queries, k, os.Stdout, os.Stderr)
-			}
-			hits, err := r.Search(ctx, retrieve.Query{Text: strings.Join(args, " "), PaperID: paper, K: k})
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(os.Stdout)
-			for _, h := range hits {
-				if asJSON {
-					if err := enc.Encode(h); err != nil {
-						return err
-					}
-					continue
-				}
-				fmt.Fprintf(stdout, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
-			}
-			if len(hits) == 0 && !asJSON {
-				fmt.Fprintln(stderr, "no passages matched")
-			}
-			return nil
+			return runSearch(cmd.Context(), g, o, args)
 		},
 	}
-	addIndexFlags(cmd, &f)
-	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text"}`)
-	cmd.Flags().StringVar(&paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
-	cmd.Flags().StringVar(&retr, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
-	cmd.Flags().IntVarP(&k, "k", "k", 5, "passages to return")
-	addExcludeKinds(cmd, &excludeKinds)
-	addRerankFlags(cmd, &rf)
-	cmd.Flags().StringVar(&queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
+	addIndexFlags(cmd, &o.index)
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text"}`)
+	cmd.Flags().StringVar(&o.paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
+	cmd.Flags().StringVar(&o.retriever, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
+	cmd.Flags().IntVarP(&o.k, "k", "k", 5, "passages to return")
+	addExcludeKinds(cmd, &o.excludes)
+	addRerankFlags(cmd, &o.rerank)
+	cmd.Flags().StringVar(&o.queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
 	return cmd
+}
+
+// runSearch searches one query, or every line of --queries with the
+// indexes loaded once.
+func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []string) error {
+	if o.k <= 0 {
+		return fmt.Errorf("-k must be at least 1, got %d", o.k)
+	}
+	if o.queries != "" && o.paper != "" {
+		return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
+	}
+	exclude, err := parseExcludeKinds(o.excludes)
+	if err != nil {
+		return err
+	}
+	if err := o.rerank.Check(); err != nil {
+		return err
+	}
+	if o.queries != "" && o.queries != "-" {
+		// Fail on a missing file before loading any index.
+		if _, err := os.Stat(o.queries); err != nil {
+			return fmt.Errorf("--queries: %w", err)
+		}
+	}
+	home := g.homeDir()
+	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}, o.retriever, exclude)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	if o.queries != "" {
+		return searchBatch(ctx, r, o.queries, o.k, g.stdin, g.stdout, g.stderr)
+	}
+	hits, err := r.Search(ctx, retrieve.Query{Text: strings.Join(args, " "), PaperID: o.paper, K: o.k})
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(g.stdout)
+	for _, h := range hits {
+		if o.asJSON {
+			if err := enc.Encode(h); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(g.out, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 300))
+	}
+	if len(hits) == 0 && !o.asJSON {
+		fmt.Fprintln(g.errOut, "no passages matched")
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +13,7 @@ import (
 	"github.com/paperlens/paperlens/eval/inspector"
 )
 
-func newServeCmd() *cobra.Command {
+func newServeCmd(g *globalOptions) *cobra.Command {
 	var addr, data string
 	cmd := &cobra.Command{
 		Use:   "serve [--home DIR] [--data FILE] [--addr 127.0.0.1:7575] RUN_DIR...",
@@ -50,38 +49,42 @@ before the end is summarised from its records and marked incomplete.`,
   paperlens serve --addr 127.0.0.1:0 runs/elaipbench-gpt-4o-base   # any free port`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := inspector.Options{Log: stderr, Data: data}
+			opt := inspector.Options{Log: g.errOut, Data: data}
 			if cmd.Flags().Changed("home") {
-				opt.Home = homeDir(cmd)
+				opt.Home = g.homeDir()
 			}
-			site, err := inspector.Load(args, opt)
-			if err != nil {
-				return err
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return fmt.Errorf("listen on %s: %w (another server there? try --addr 127.0.0.1:0 for any free port)", addr, err)
-			}
-			host, _, _ := net.SplitHostPort(ln.Addr().String())
-			if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-				fmt.Fprintf(stderr, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
-			}
-			srv := site.Server(0)
-			fmt.Fprintf(os.Stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())
-			ctx := cmd.Context()
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-				defer cancel()
-				srv.Shutdown(sctx)
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return runServe(cmd.Context(), g, addr, opt, args)
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "the runs' dataset, when config.json's path no longer finds it")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7575", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
 	return cmd
+}
+
+// runServe serves the runs read-only at addr until ctx ends.
+func runServe(ctx context.Context, g *globalOptions, addr string, opt inspector.Options, args []string) error {
+	site, err := inspector.Load(args, opt)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (another server there? try --addr 127.0.0.1:0 for any free port)", addr, err)
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		fmt.Fprintf(g.errOut, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
+	}
+	srv := site.Server(0)
+	fmt.Fprintf(g.stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

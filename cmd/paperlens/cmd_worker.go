@@ -28,26 +28,37 @@ func newWorkerCmd() *cobra.Command {
 	}
 }
 
-// isolation holds the flags that bound each untrusted document, shared by
-// ingest and by the commands whose web modes fetch pages. One command runs
-// per process, so package state is enough; prepareIsolation applies it
-// before the command runs.
-var isolation = struct {
+// isolationOptions are the flags that bound each untrusted document,
+// shared by ingest and by the commands whose web modes fetch pages.
+type isolationOptions struct {
 	on      bool
-	memory  byteSize
+	memory  docMemory
 	timeout time.Duration // web pages; ingest has its own --timeout
-}{on: true, memory: isolate.DefaultMemory}
-
-// addIsolationFlags declares --isolate and --doc-memory.
-func addIsolationFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.BoolVar(&isolation.on, "isolate", true, "parse each PDF and HTML document in a separate worker process with a memory cap and a time limit, so that a malicious or damaged file costs only its own result; --isolate=false parses in this process: a little faster to start, unsafe for untrusted files")
-	f.Var(&isolation.memory, "doc-memory", "memory one document may use while it is parsed, chunked and counted (e.g. 512MiB, 2GiB); a document that needs more is reported as an error")
 }
 
-// prepareIsolation sets up the worker processes every ingest of this run
-// uses, from the flags when the command has them.
-func prepareIsolation(cmd *cobra.Command) error {
+func defaultIsolation() isolationOptions {
+	return isolationOptions{on: true, memory: docMemory(isolate.DefaultMemory), timeout: 2 * time.Minute}
+}
+
+// addIsolationFlags declares --isolate and --doc-memory.
+func addIsolationFlags(cmd *cobra.Command, o *isolationOptions) {
+	f := cmd.Flags()
+	f.BoolVar(&o.on, "isolate", true, "parse each PDF and HTML document in a separate worker process with a memory cap and a time limit, so that a malicious or damaged file costs only its own result; --isolate=false parses in this process: a little faster to start, unsafe for untrusted files")
+	f.Var(&o.memory, "doc-memory", "memory one document may use while it is parsed, chunked and counted (e.g. 512MiB, 2GiB); a document that needs more is reported as an error")
+}
+
+// addWebDocFlags bounds each fetched page (and each paper ingested from
+// --papers) the way ingest bounds a file: --isolate, --doc-memory, and a
+// time limit on parsing one page.
+func addWebDocFlags(cmd *cobra.Command, o *isolationOptions) {
+	addIsolationFlags(cmd, o)
+	cmd.Flags().DurationVar(&o.timeout, "doc-timeout", 2*time.Minute, "web modes: give up parsing one fetched PDF or HTML page after this long (the download has its own limit)")
+}
+
+// prepareIsolation settles how this invocation's documents are parsed:
+// in workers that re-execute this program, bounded by the flags when the
+// command has them. Commands pass it on explicitly (g.isolation).
+func (g *globalOptions) prepareIsolation(cmd *cobra.Command) error {
 	if cmd.Name() == workerCommand {
 		return nil
 	}
@@ -57,10 +68,10 @@ func prepareIsolation(cmd *cobra.Command) error {
 		iso = &ingest.Isolation{}
 	}
 	if cmd.Flags().Lookup("isolate") != nil {
-		iso.Off = !isolation.on
-		iso.Memory = int64(isolation.memory)
+		iso.Off = !g.iso.on
+		iso.Memory = int64(g.iso.memory)
 	}
-	ingest.DefaultIsolation = iso
+	g.isolation = iso
 	return nil
 }
 
@@ -76,9 +87,23 @@ func (b *byteSize) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	if n < 64<<20 && b == &isolation.memory {
+	*b = byteSize(n)
+	return nil
+}
+
+// docMemory is --doc-memory: a byteSize a worker can start in.
+type docMemory int64
+
+func (m *docMemory) String() string { return isolate.FormatBytes(int64(*m)) }
+func (m *docMemory) Type() string   { return "size" }
+func (m *docMemory) Set(s string) error {
+	n, err := isolate.ParseBytes(s)
+	if err != nil {
+		return err
+	}
+	if n < 64<<20 {
 		return fmt.Errorf("%s is too little for a worker to start in; give at least 64MiB", isolate.FormatBytes(n))
 	}
-	*b = byteSize(n)
+	*m = docMemory(n)
 	return nil
 }

@@ -6,14 +6,49 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
+
+// globalOptions are what every command of one invocation shares: the home,
+// the streams, the environment and the command line. main fills them from
+// the process; a test from its own buffers. Nothing of an invocation is
+// package state, so that tests run commands in parallel in one process.
+type globalOptions struct {
+	home  string // --home
+	stdin io.Reader
+	// stdout and stderr are the raw streams: JSON output (exact) and
+	// progress bars.
+	stdout, stderr io.Writer
+	// out and errOut escape control characters and bidi overrides: where
+	// human-readable results and messages that may quote untrusted text
+	// go (papers, passages, replies, file names, per-question errors).
+	out, errOut io.Writer
+	// stdoutTTY and stderrTTY say whether the streams are terminals
+	// (colour, live progress bars).
+	stdoutTTY, stderrTTY bool
+	getenv               func(string) string
+	args                 []string // the command line after the program name
+	iso                  isolationOptions
+	// isolation is how this invocation parses untrusted documents,
+	// settled before the command runs (prepareIsolation).
+	isolation *ingest.Isolation
+}
+
+// newGlobals are the options of an invocation over these streams.
+func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *globalOptions {
+	return &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr,
+		out: termsafe.NewWriter(stdout), errOut: termsafe.NewWriter(stderr),
+		getenv: getenv, args: args, iso: defaultIsolation()}
+}
 
 // exitError carries a process exit status out of a command without the
 // usage dump cobra prints for ordinary errors.
@@ -24,7 +59,7 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-func newRoot() *cobra.Command {
+func newRoot(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "paperlens",
 		Short: "Question answering over research papers, with and without retrieval",
@@ -45,16 +80,21 @@ Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return prepareIsolation(cmd)
+			warnDeprecated(cmd, g.stderr)
+			return g.prepareIsolation(cmd)
 		},
 	}
-	root.PersistentFlags().String("home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
-	root.AddCommand(newIngestCmd(), newPapersCmd(), newPassagesCmd(), newIndexCmd(), newSearchCmd(), newEvalCmd(), newStudyCmd(), newAskCmd(), newInspectCmd(), newServeCmd(), newReportCmd(), newPromptCmd(), newBenchCmd(), newWorkerCmd())
+	root.SetIn(g.stdin)
+	root.SetOut(g.stdout)
+	root.SetErr(g.stderr)
+	root.PersistentFlags().StringVar(&g.home, "home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
+	root.AddCommand(newIngestCmd(g), newPapersCmd(g), newPassagesCmd(g), newIndexCmd(g), newSearchCmd(g), newEvalCmd(g), newStudyCmd(g),
+		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newBenchCmd(g), newWorkerCmd())
 	// Every command whose web modes fetch pages parses them in workers.
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("web-provider") != nil {
-			addWebDocFlags(c)
+			addWebDocFlags(c, &g.iso)
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -64,31 +104,28 @@ Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
 	return root
 }
 
-// stderr is where messages that may quote untrusted text go (per-question
-// errors, warnings naming files or papers): control characters and bidi
-// overrides are escaped. Progress bars and --json output use the raw
-// streams.
-var stderr = termsafe.NewWriter(os.Stderr)
-
-// stdout is where human-readable results that quote papers, passages or
-// replies go (ask, search, passages, papers, prompt). JSON goes to the
-// raw os.Stdout, exact.
-var stdout = termsafe.NewWriter(os.Stdout)
-
 func main() {
-	os.Exit(runCLI(os.Args[1:]))
+	os.Exit(cliMain(os.Args[1:]))
 }
 
-// run executes the CLI and maps errors to exit statuses: 0 success, 1 some
-// inputs failed (reported per input), 2 the command itself failed.
-func runCLI(args []string) int {
-	root := newRoot()
-	root.SetArgs(args)
-	// The one place that turns Ctrl-C and SIGTERM into a cancelled context:
-	// every command works under cmd.Context(), stops at the next safe point
-	// and keeps what it finished.
+// cliMain runs the CLI as the process: its streams, its environment, and
+// the one place that turns Ctrl-C and SIGTERM into a cancelled context
+// (every command works under cmd.Context(), stops at the next safe point
+// and keeps what it finished).
+func cliMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	g := newGlobals(args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	g.stdoutTTY, g.stderrTTY = isatty.IsTerminal(os.Stdout.Fd()), isatty.IsTerminal(os.Stderr.Fd())
+	return runCLI(ctx, g)
+}
+
+// runCLI executes the command line of g and maps errors to exit statuses:
+// 0 success, 1 some inputs failed (reported per input), 2 the command
+// itself failed.
+func runCLI(ctx context.Context, g *globalOptions) int {
+	root := newRoot(g)
+	root.SetArgs(g.args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
@@ -96,21 +133,21 @@ func runCLI(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, "paperlens:", termsafe.Escape(ee.msg))
+			fmt.Fprintln(g.stderr, "paperlens:", termsafe.Escape(ee.msg))
 		}
 		return ee.code
 	}
 	// Errors quote file names, paper ids and replies: escaped, never obeyed.
-	fmt.Fprintln(os.Stderr, "paperlens:", termsafe.Escape(err.Error()))
+	fmt.Fprintln(g.stderr, "paperlens:", termsafe.Escape(err.Error()))
 	return 2
 }
 
 // homeDir resolves --home, then $PAPERLENS_HOME, then ./.paperlens.
-func homeDir(cmd *cobra.Command) string {
-	if h, _ := cmd.Flags().GetString("home"); h != "" {
-		return h
+func (g *globalOptions) homeDir() string {
+	if g.home != "" {
+		return g.home
 	}
-	if h := os.Getenv("PAPERLENS_HOME"); h != "" {
+	if h := g.getenv("PAPERLENS_HOME"); h != "" {
 		return h
 	}
 	return ".paperlens"

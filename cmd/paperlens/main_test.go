@@ -26,7 +26,7 @@ import (
 // statuses, output) in a real subprocess that can be killed.
 func TestMain(m *testing.M) {
 	if os.Getenv("PAPERLENS_BE_MAIN") == "1" {
-		os.Exit(runCLI(os.Args[1:]))
+		os.Exit(cliMain(os.Args[1:]))
 	}
 	// These tests mostly wait on the CLI in a child process and on loopback
 	// servers with latency, so more of them at once than the 2 cores

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/modeltest"
 )
@@ -108,83 +106,5 @@ func TestEvalsShareAHome(t *testing.T) {
 	_, errOut, code = paperlens(t, append(common, "--model", "ir", "--out", filepath.Join(t.TempDir(), "blocked"))...)
 	if code == 0 || !strings.Contains(errOut, home) || !strings.Contains(errOut, "wait for it to finish") {
 		t.Errorf("eval while the home is written: exit %d\n%s", code, errOut)
-	}
-}
-
-// ensurePapers decides read-only that an ingested home needs nothing, so a
-// reader holding the home (which would make a writer wait and fail) does
-// not stop it; a change that ingest would store does open it for writing.
-func TestEnsurePapersReadOnlyWhenIngested(t *testing.T) {
-	ctx := context.Background()
-	sample := filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl")
-	load := func() []bench.Question {
-		t.Helper()
-		qs, _, err := bench.LoadElaipBench(sample)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return qs
-	}
-	ensure := func(home, papers string, maxTokens int, qs []bench.Question) (wrote bool) {
-		t.Helper()
-		before := ensurePapersWrites.Load()
-		kept, err := ensurePapers(ctx, home, sample, papers, maxTokens, qs)
-		if err != nil || len(kept) != len(qs) {
-			t.Fatalf("ensurePapers: %d of %d questions kept, %v", len(kept), len(qs), err)
-		}
-		return ensurePapersWrites.Load() != before
-	}
-	hold := func(home string) func() {
-		t.Helper()
-		r, err := corpus.Open(home, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return func() { r.Close() }
-	}
-
-	// Papers carried by the dataset.
-	home := t.TempDir()
-	if !ensure(home, "", 0, load()) {
-		t.Fatal("a fresh home was not ingested")
-	}
-	unhold := hold(home)
-	if ensure(home, "", 0, load()) {
-		t.Error("an ingested home was opened for writing")
-	}
-	if ensure(home, "", 512, load()) {
-		t.Error("the default passage size, given explicitly, was taken for a new one")
-	}
-	unhold()
-	if !ensure(home, "", 256, load()) {
-		t.Error("a new passage size did not re-chunk")
-	}
-
-	// Papers in a folder, ids from file names; hidden files are not papers.
-	home, dir := t.TempDir(), t.TempDir()
-	write := func(name, body string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("alpha.md", "# Alpha\n\n"+strings.Repeat("Alpha studies retrieval for long papers. ", 40))
-	write("beta.txt", strings.Repeat("Beta measures evidence recall. ", 40))
-	write(".hidden.md", "# Not a paper")
-	qs := []bench.Question{{ID: "1", PaperID: "alpha"}, {ID: "2", PaperID: "beta"}}
-	if !ensure(home, dir, 0, qs) {
-		t.Fatal("a fresh home was not ingested from the folder")
-	}
-	unhold = hold(home)
-	if ensure(home, dir, 0, qs) {
-		t.Error("a home holding the folder's papers was opened for writing")
-	}
-	unhold()
-	write("beta.txt", strings.Repeat("Beta measures evidence recall, revised. ", 40))
-	if !ensure(home, dir, 0, qs) {
-		t.Error("a changed file was not ingested again")
-	}
-	if ensure(home, dir, 0, qs) {
-		t.Error("the folder was ingested again with nothing changed")
 	}
 }

@@ -44,6 +44,8 @@ func (optFloat) Type() string { return "X|none" }
 // the judge (prefix "judge-"); fixed names.
 type requestFlags struct {
 	prefix              string
+	temperature, topP   *float64
+	maxTokens           int
 	maxCompletionTokens int
 	extraBody           string
 	headers             []string
@@ -58,11 +60,11 @@ func addRequestFlags(cmd *cobra.Command, prefix string, s *run.Sampling, f *requ
 	if prefix != "" {
 		who, defTemp, defTopP, mctNote = "the judge's ", "0", "not sent", ""
 	}
-	fl.Var(optFloat{&s.Temperature}, prefix+"temperature", who+"sampling temperature, or none to leave it out (default: "+defTemp+")")
-	fl.Var(optFloat{&s.TopP}, prefix+"top-p", who+"nucleus sampling top_p, or none to leave it out (default: "+defTopP+")")
+	fl.Var(optFloat{&f.temperature}, prefix+"temperature", who+"sampling temperature, or none to leave it out (default: "+defTemp+")")
+	fl.Var(optFloat{&f.topP}, prefix+"top-p", who+"nucleus sampling top_p, or none to leave it out (default: "+defTopP+")")
 	if prefix != "" {
 		// eval's own --max-tokens is declared with the other eval flags.
-		fl.IntVar(&s.MaxTokens, prefix+"max-tokens", 0, who+"answer tokens, sent as max_tokens (default: 1024)")
+		fl.IntVar(&f.maxTokens, prefix+"max-tokens", 0, who+"answer tokens, sent as max_tokens (default: 1024)")
 	}
 	fl.IntVar(&f.maxCompletionTokens, prefix+"max-completion-tokens", 0,
 		who+"answer tokens, sent as max_completion_tokens as o-series and GPT-5 require"+mctNote)
@@ -74,23 +76,35 @@ func addRequestFlags(cmd *cobra.Command, prefix string, s *run.Sampling, f *requ
 	}
 }
 
-// apply copies what the flags say into s and returns the header values.
-// It runs before any call, so bad JSON or a malformed header is a usage
-// error. seed is the value of eval's own --seed, sent only when given.
-func (f *requestFlags) apply(s *run.Sampling, changed func(string) bool, seed int64) (http.Header, error) {
+// apply copies what the flags say into s, maps the flags the user gave to
+// the run's overrides (the rest the protocol fills) and returns the header
+// values. It runs before any call, so bad JSON or a malformed header is a
+// usage error. seed is the value of eval's own --seed, sent only when
+// given.
+func (f *requestFlags) apply(s *run.Sampling, changed func(string) bool, seed int64) (run.RequestOverrides, http.Header, error) {
 	p := f.prefix
+	var o run.RequestOverrides
+	if changed(p + "temperature") {
+		o.Temperature = &f.temperature
+	}
+	if changed(p + "top-p") {
+		o.TopP = &f.topP
+	}
+	if changed(p + "max-tokens") {
+		o.MaxTokens = &f.maxTokens
+	}
 	if changed(p + "max-completion-tokens") {
 		if changed(p + "max-tokens") {
-			return nil, fmt.Errorf("--%smax-tokens and --%smax-completion-tokens both set the answer length: give one (max_completion_tokens for o-series and GPT-5)", p, p)
+			return o, nil, fmt.Errorf("--%smax-tokens and --%smax-completion-tokens both set the answer length: give one (max_completion_tokens for o-series and GPT-5)", p, p)
 		}
 		if f.maxCompletionTokens <= 0 {
-			return nil, fmt.Errorf("--%smax-completion-tokens %d: give a positive number of tokens", p, f.maxCompletionTokens)
+			return o, nil, fmt.Errorf("--%smax-completion-tokens %d: give a positive number of tokens", p, f.maxCompletionTokens)
 		}
-		s.MaxTokens = f.maxCompletionTokens
+		o.MaxCompletionTokens = &f.maxCompletionTokens
 	}
 	if strings.TrimSpace(f.extraBody) != "" {
 		if !json.Valid([]byte(f.extraBody)) {
-			return nil, fmt.Errorf(`--%sextra-body is not valid JSON: %.80q (quote it for the shell, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}')`, p, f.extraBody)
+			return o, nil, fmt.Errorf(`--%sextra-body is not valid JSON: %.80q (quote it for the shell, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}')`, p, f.extraBody)
 		}
 		s.ExtraBody = json.RawMessage(f.extraBody)
 	}
@@ -101,6 +115,21 @@ func (f *requestFlags) apply(s *run.Sampling, changed func(string) bool, seed in
 		v := f.seed
 		s.Seed = &v
 	}
+	h, err := f.header()
+	if err != nil {
+		return o, nil, err
+	}
+	s.HeaderNames = nil
+	for name := range h {
+		s.HeaderNames = append(s.HeaderNames, name)
+	}
+	slices.Sort(s.HeaderNames)
+	return o, h, nil
+}
+
+// header parses the --header values.
+func (f *requestFlags) header() (http.Header, error) {
+	p := f.prefix
 	var h http.Header
 	for _, line := range f.headers {
 		name, value, ok := strings.Cut(line, ":")
@@ -118,10 +147,22 @@ func (f *requestFlags) apply(s *run.Sampling, changed func(string) bool, seed in
 		}
 		h.Add(textproto.CanonicalMIMEHeaderKey(name), strings.TrimSpace(value))
 	}
-	s.HeaderNames = nil
-	for name := range h {
-		s.HeaderNames = append(s.HeaderNames, name)
-	}
-	slices.Sort(s.HeaderNames)
 	return h, nil
+}
+
+// protocolFlags are the flags whose values the protocol block reports as
+// the user's choice (config.json's flags_set names them).
+var protocolFlags = []string{"temperature", "top-p", "max-tokens", "max-completion-tokens", "budget", "cot-prompt",
+	"prompt-dir", "bm25", "embedder", "query", "k", "max-passage-tokens", "runs", "web-provider", "web-results",
+	"web-tokens", "web-query", "share-identical-prompts", "judge-model", "lpfqa-mcq", "extract-from-reasoning"}
+
+// flagsSet lists the protocol flags the user gave, in protocolFlags order.
+func flagsSet(changed func(string) bool) []string {
+	var out []string
+	for _, f := range protocolFlags {
+		if changed(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

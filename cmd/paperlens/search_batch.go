@@ -68,8 +68,8 @@ const batchChunk = 256
 // input order. A line that cannot be searched is reported on its own line
 // and counted, and the batch goes on; the error returned says how many
 // failed, or why the file could not be read.
-func searchBatch(ctx context.Context, r retrieve.Retriever, path string, k int, out io.Writer, progress io.Writer) error {
-	var in io.Reader = os.Stdin
+func searchBatch(ctx context.Context, r retrieve.Retriever, path string, k int, stdin io.Reader, out io.Writer, progress io.Writer) error {
+	in := stdin
 	name := "standard input"
 	if path != "-" {
 		f, err := os.Open(path)

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
-	"github.com/paperlens/paperlens/retrieve/index"
-	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
 // sweepFlags are the grid of eval retrieval --sweep and study --sweep.
@@ -29,22 +23,6 @@ type sweepFlags struct {
 	reranks string
 	oracle  bool
 	top     int // study --sweep only
-}
-
-// sweepRerank lets --sweep-rerank name the reranker that --rerank and its
-// flags configure (api or llm): the sweep wraps each retriever with it,
-// reranking the top --rerank-depth. nil when --rerank is none: then only
-// "none" and the gold bound can be swept.
-func sweepRerank(rf *rerankFlags, rr rerank.Reranker) func(string, retrieve.Retriever) (retrieve.Retriever, error) {
-	if rr == nil {
-		return nil
-	}
-	return func(name string, r retrieve.Retriever) (retrieve.Retriever, error) {
-		if name != rf.kind {
-			return nil, fmt.Errorf("--sweep-rerank %s: the sweep reranks with what --rerank configures (%s); name that", name, rf.kind)
-		}
-		return rerank.Wrap(r, rr, rf.depth), nil
-	}
 }
 
 // sweepLevels are the complete@budget levels whose cheapest configuration
@@ -76,9 +54,9 @@ func positiveInts(flag, s string) ([]int, error) {
 
 // config turns the flags into a sweep grid over the given retrievers and
 // query forms.
-func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrfK int, threshold float64, exclude []kind.Kind) (retrieval.SweepConfig, error) {
+func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrfK int, threshold float64, exclude []kind.Kind, progress io.Writer) (retrieval.SweepConfig, error) {
 	c := retrieval.SweepConfig{Retrievers: retrievers, Forms: forms, RRFK: rrfK, Parent: s.parent, Oracle: s.oracle, Exclude: exclude,
-		Reranks: splitList(s.reranks), Progress: os.Stderr}
+		Reranks: splitList(s.reranks), Progress: progress}
 	c.Evidence.Threshold = threshold
 	var err error
 	if c.Budgets, err = positiveInts("budgets", s.budgets); err != nil {
@@ -91,12 +69,6 @@ func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrf
 		return c, err
 	}
 	return c, nil
-}
-
-// runSweep scores the grid over the home's corpus and index; indexes for
-// other passage sizes are built in a temporary folder and removed.
-func runSweep(ctx context.Context, st *corpus.Store, ix *index.Index, icfg index.Config, homeTokens int, qs []bench.Question, c retrieval.SweepConfig) (retrieval.Sweep, error) {
-	return retrieval.RunSweep(ctx, retrieval.SweepSource{Store: st, Index: ix, HomeTokens: homeTokens, IndexConfig: icfg}, qs, c)
 }
 
 // printSweep writes the sweep as a table and the cheapest configuration

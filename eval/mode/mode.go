@@ -259,3 +259,35 @@ func KindOf(name string) string {
 	}
 	return name + " passages"
 }
+
+// Needs are what a set of modes needs opened before the first question is
+// asked. The eval, study and ask sessions open exactly this, so a mode
+// added to the table brings its resources with it.
+type Needs struct {
+	// Corpus: a prompt holds the whole paper or passages of it, so the
+	// papers must be ingested and the store open.
+	Corpus bool
+	// Index: a mode retrieves passages (a retriever or search_paper).
+	Index bool
+	// Web: a web mode pastes search results into the prompt.
+	Web bool
+	// WebTools: the model calls a search engine itself (web_search).
+	WebTools bool
+}
+
+// NeedsOf is what the named modes need together. Names the table lacks
+// need nothing; validating them is the caller's (Get says what there is).
+func NeedsOf(modes []string) Needs {
+	var n Needs
+	for _, name := range modes {
+		m, ok := Lookup(name)
+		if !ok {
+			continue
+		}
+		n.Index = n.Index || m.NeedsIndex()
+		n.Corpus = n.Corpus || m.NeedsPaper() || m.NeedsIndex()
+		n.Web = n.Web || m.Web
+		n.WebTools = n.WebTools || m.HasTool(ToolWebSearch)
+	}
+	return n
+}

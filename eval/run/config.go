@@ -156,7 +156,8 @@ type Config struct {
 	// LPFQAMCQ is how LPFQA's multiple-choice rows are scored: judge
 	// (every row judged, LPFQA §4) or extract (letter extraction).
 	LPFQAMCQ string `json:"lpfqa_mcq,omitempty"`
-	// FlagsSet names the protocol flags the user gave, so that the run's
+	// FlagsSet names the protocol settings the user gave, by the names of
+	// the flags that set them (the command fills it), so that the run's
 	// protocol block can say a departure was asked for.
 	FlagsSet []string `json:"flags_set,omitempty"`
 	// Dropped are request fields the run left out because the server
@@ -276,15 +277,25 @@ type Dropped struct {
 	Why   string `json:"why"`
 }
 
-// Flags names the request flags the user set, so that Defaults fills only
-// the others; nil means none was set.
-type Flags func(name string) bool
+// Overrides are the request settings a user gave for a run. Nil leaves a
+// setting to Defaults, which takes it from the benchmark's protocol table
+// (eval/protocol): the command maps its flags here, so this package never
+// needs to know what a flag is called.
+type Overrides struct {
+	Answer RequestOverrides // the model under test
+	Judge  RequestOverrides // the LPFQA judge
+}
 
-// ProtocolFlags are the flags whose values the protocol block reports as
-// the user's choice.
-var ProtocolFlags = []string{"temperature", "top-p", "max-tokens", "max-completion-tokens", "budget", "cot-prompt",
-	"prompt-dir", "bm25", "embedder", "query", "k", "max-passage-tokens", "runs", "web-provider", "web-results",
-	"web-tokens", "web-query", "share-identical-prompts", "judge-model", "lpfqa-mcq", "extract-from-reasoning"}
+// RequestOverrides are one model's request fields as the user gave them.
+type RequestOverrides struct {
+	// Temperature and TopP: nil is the protocol's value; a pointer to nil
+	// leaves the field out of the request (reasoning models refuse it).
+	Temperature, TopP **float64
+	// MaxTokens is the answer length sent as max_tokens,
+	// MaxCompletionTokens the same sent as max_completion_tokens (o-series,
+	// GPT-5); give at most one.
+	MaxTokens, MaxCompletionTokens *int
+}
 
 // Defaults fills what the user left unset from the benchmark's protocol
 // table (eval/protocol), by paradigm, as the papers did: ElaipBench 0.1
@@ -292,21 +303,24 @@ var ProtocolFlags = []string{"temperature", "top-p", "max-tokens", "max-completi
 // Under the reasoning paradigm the answer length goes as
 // max_completion_tokens, which reasoning models require; a server that
 // refuses a paper setting is handled by the preflight (see Run). The judge
-// gets temperature 0 and 1,024 tokens.
-func (c *Config) Defaults(set Flags) {
-	if set == nil {
-		set = func(string) bool { return false }
+// gets temperature 0 and 1,024 tokens. o may be nil: nothing was given.
+func (c *Config) Defaults(o *Overrides) {
+	if o == nil {
+		o = &Overrides{}
 	}
 	if c.Paradigm == "" {
 		c.Paradigm = Base
 	}
+	c.protocolDefaults()
+	c.modeDefaults()
+	c.answerDefaults(o.Answer)
+	c.judgeDefaults(o.Judge)
+}
+
+// protocolDefaults fills the retrieval and context settings the protocol
+// table or the runner's own defaults give.
+func (c *Config) protocolDefaults() {
 	t := protocol.For(c.Bench)
-	c.FlagsSet = nil
-	for _, f := range ProtocolFlags {
-		if set(f) {
-			c.FlagsSet = append(c.FlagsSet, f)
-		}
-	}
 	// Settings LPFQA's paper has no row for (it retrieves nothing) take
 	// ElaipBench's, whose retrieval modes an LPFQA run may still use.
 	def := func(name string) int {
@@ -315,42 +329,35 @@ func (c *Config) Defaults(set Flags) {
 		}
 		return protocol.ElaipBench.Int(name, c.Paradigm)
 	}
-	if c.Runs <= 0 {
-		c.Runs = def(protocol.Runs)
+	orInt := func(p *int, v func() int) {
+		if *p <= 0 {
+			*p = v()
+		}
 	}
-	if c.Concurrency <= 0 {
-		c.Concurrency = 8
+	orString := func(p *string, v string) {
+		if *p == "" {
+			*p = v
+		}
 	}
-	if c.K <= 0 {
-		c.K = def(protocol.K)
-	}
-	if c.Budget <= 0 {
-		c.Budget = def(protocol.ContextBudget)
-	}
-	if c.ContextWindow <= 0 {
-		c.ContextWindow = DefaultContextWindow
-	}
-	if c.Order == "" {
-		c.Order = "score"
-	}
-	if c.QueryForm == "" {
-		c.QueryForm = protocol.ElaipBench.Default(protocol.Query, c.Paradigm)
-	}
+	orInt(&c.Runs, func() int { return def(protocol.Runs) })
+	orInt(&c.Concurrency, func() int { return 8 })
+	orInt(&c.K, func() int { return def(protocol.K) })
+	orInt(&c.Budget, func() int { return def(protocol.ContextBudget) })
+	orInt(&c.ContextWindow, func() int { return DefaultContextWindow })
+	orInt(&c.MaxPassageTokens, func() int { return def(protocol.PassageTokens) })
 	if c.IRThreshold <= 0 {
 		c.IRThreshold = 0.9
 	}
-	if c.MaxPassageTokens <= 0 {
-		c.MaxPassageTokens = def(protocol.PassageTokens)
-	}
-	if c.BM25 == "" {
-		c.BM25 = protocol.ElaipBench.Default(protocol.BM25, c.Paradigm)
-	}
-	if c.CoTPrompt == "" {
-		c.CoTPrompt = CoTPaper
-	}
-	if c.LPFQAMCQ == "" {
-		c.LPFQAMCQ = protocol.MCQJudged
-	}
+	orString(&c.Order, "score")
+	orString(&c.QueryForm, protocol.ElaipBench.Default(protocol.Query, c.Paradigm))
+	orString(&c.BM25, protocol.ElaipBench.Default(protocol.BM25, c.Paradigm))
+	orString(&c.CoTPrompt, CoTPaper)
+	orString(&c.LPFQAMCQ, protocol.MCQJudged)
+}
+
+// modeDefaults fills the modes and what the chosen modes need: their
+// retrievers, the reranker's depth and model, the tool budget.
+func (c *Config) modeDefaults() {
 	if len(c.Modes) == 0 {
 		if c.Bench == "lpfqa" {
 			c.Modes = []string{ClosedBook}
@@ -377,38 +384,57 @@ func (c *Config) Defaults(set Flags) {
 	if c.MaxToolCalls <= 0 && len(toolModes(c.Modes)) > 0 {
 		c.MaxToolCalls = agent.DefaultMaxToolCalls
 	}
-	if !set("temperature") {
-		c.Temperature = t.Float(protocol.Temperature, c.Paradigm)
-	}
-	if !set("top-p") {
-		c.TopP = t.Float(protocol.TopP, c.Paradigm)
-	}
-	if !set("max-tokens") && !set("max-completion-tokens") {
+}
+
+// answerDefaults fills the answering model's request fields: what the
+// user gave, else the protocol's value for the paradigm.
+func (c *Config) answerDefaults(o RequestOverrides) {
+	t := protocol.For(c.Bench)
+	c.Temperature = orFloat(o.Temperature, t.Float(protocol.Temperature, c.Paradigm))
+	c.TopP = orFloat(o.TopP, t.Float(protocol.TopP, c.Paradigm))
+	switch {
+	case o.MaxCompletionTokens != nil:
+		c.MaxTokens, c.MaxTokensParam = *o.MaxCompletionTokens, "max_completion_tokens"
+	case o.MaxTokens != nil:
+		c.MaxTokens, c.MaxTokensParam = *o.MaxTokens, "max_tokens"
+	default:
 		c.MaxTokens = t.Int(protocol.MaxTokens, c.Paradigm)
+		if c.MaxTokensParam == "" && c.Paradigm == Reasoning {
+			c.MaxTokensParam = "max_completion_tokens"
+		}
+	}
+	if c.MaxTokensParam == "" {
+		c.MaxTokensParam = "max_tokens"
+	}
+}
+
+// judgeDefaults fills the judge's request fields: temperature 0 and 1,024
+// tokens unless given; top_p is sent only when given.
+func (c *Config) judgeDefaults(o RequestOverrides) {
+	zero := 0.0
+	c.Judge.Temperature = orFloat(o.Temperature, &zero)
+	if o.TopP != nil {
+		c.Judge.TopP = *o.TopP
 	}
 	switch {
-	case set("max-completion-tokens"):
-		c.MaxTokensParam = "max_completion_tokens"
-	case set("max-tokens"):
-		c.MaxTokensParam = "max_tokens"
-	case c.MaxTokensParam == "" && c.Paradigm == Reasoning:
-		c.MaxTokensParam = "max_completion_tokens"
-	case c.MaxTokensParam == "":
-		c.MaxTokensParam = "max_tokens"
-	}
-	if !set("judge-temperature") {
-		zero := 0.0
-		c.Judge.Temperature = &zero
-	}
-	if !set("judge-max-tokens") && !set("judge-max-completion-tokens") {
+	case o.MaxCompletionTokens != nil:
+		c.Judge.MaxTokens, c.Judge.MaxTokensParam = *o.MaxCompletionTokens, "max_completion_tokens"
+	case o.MaxTokens != nil:
+		c.Judge.MaxTokens = *o.MaxTokens
+	default:
 		c.Judge.MaxTokens = 1024
 	}
-	switch {
-	case set("judge-max-completion-tokens"):
-		c.Judge.MaxTokensParam = "max_completion_tokens"
-	case c.Judge.MaxTokensParam == "":
+	if c.Judge.MaxTokensParam == "" {
 		c.Judge.MaxTokensParam = "max_tokens"
 	}
+}
+
+// orFloat is the value given (a pointer to nil: none), else def.
+func orFloat(given **float64, def *float64) *float64 {
+	if given != nil {
+		return *given
+	}
+	return def
 }
 
 // DefaultContextWindow is the model window assumed without

@@ -3,17 +3,17 @@
 // against the gold evidence (recall, hit, complete@k, MRR), evaluates each
 // model in every mode, and writes the report as it goes.
 //
-// The command `paperlens study` is flag parsing plus one call to Run. What
-// is specific to a command line (the index flags, the model endpoint, dry
-// runs) comes in as functions of Config, so that a study can be driven and
-// tested without a subprocess:
+// The command `paperlens study` is flag parsing plus one call to Run. Each
+// model's evaluation is an eval/session request, the same one `paperlens
+// eval` makes, with the model's name and run folder filled in; the study
+// calls eval/session itself for every evaluation, its retrieval table and
+// its sweep, so that a study can be driven and tested without a
+// subprocess:
 //
 //	res, err := study.Run(ctx, study.Config{
-//		Papers:    study.Papers{Home: home, Data: "bench.jsonl", Dir: "papers/"},
-//		Bench:     "elaipbench",
-//		Models:    []string{"gpt-4o-mini"},
-//		OpenIndex: openIndex,
-//		Evaluate:  evaluate,
-//		Out:       os.Stdout,
+//		Eval: session.Request{Config: run.Config{Bench: "elaipbench", Data: "bench.jsonl",
+//			Papers: "papers/", Home: home}},
+//		Models: []string{"gpt-4o-mini"},
+//		Out:    os.Stdout,
 //	}, questions)
 package study

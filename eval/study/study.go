@@ -2,44 +2,44 @@ package study
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
-// Config is one study: where the papers come from, what retrieval is
+// Config is one study: the evaluation each model gets, what retrieval is
 // scored, and which models are evaluated.
 type Config struct {
-	Papers
-	// Bench is the benchmark's format; retrieval is scored against gold
-	// evidence only for elaipbench, the one that marks it.
-	Bench string
+	// Eval is each model's evaluation (eval/session): this request with
+	// the model's name and its run folder under OutRoot (Folder). Its
+	// config says where the papers come from (Data, Papers, Home,
+	// MaxPassageTokens) and the benchmark (Bench); retrieval is scored
+	// against gold evidence only for elaipbench, the one that marks it.
+	Eval session.Request
+	// OutRoot holds the run folders; "": runs.
+	OutRoot string
 	// Models are evaluated in this order, each in every mode of the run.
 	Models []string
-	// Retrieval says what to score; zero: DefaultRetrieval.
+	// Retrieval says what to score; empty fields: DefaultRetrieval. Its
+	// fusion constant and excluded kinds default to the evaluation's.
 	Retrieval retrieval.Config
-	// OpenIndex opens the corpus and its indexes brought up to date (the
-	// command wires its index flags); the study closes both.
-	OpenIndex func(ctx context.Context) (*corpus.Store, *index.Index, error)
-	// Evaluate runs one model in every mode, or plans it (a dry run,
-	// returned as a non-nil plan and no run).
-	Evaluate func(ctx context.Context, model string) (run.Result, *run.Plan, error)
 	// Sweep, when set, is study --sweep: after the retrieval scores, the
 	// budget sweep, and after each model's usual modes, its best swept
 	// configurations (see Sweep).
 	Sweep *Sweep
-	// Out receives the study's report as it goes: the retrieval tables and
-	// each model's summary; nil: discarded.
-	Out io.Writer
+	// Out receives the study's report as it goes: the retrieval tables,
+	// each model's summary, and under a dry run each model's plan (as JSON
+	// with PlanJSON); nil: discarded.
+	Out      io.Writer
+	PlanJSON bool
 }
 
 // DefaultRetrieval scores every retriever with every query form at k = 1,
@@ -91,74 +91,106 @@ func Run(ctx context.Context, cfg Config, qs []bench.Question) (Result, error) {
 	if out == nil {
 		out = io.Discard
 	}
-	if cfg.Evaluate == nil {
-		return Result{}, errors.New("study: no Evaluate function")
-	}
 	var res Result
-	qs, err := EnsurePapers(ctx, cfg.Papers, qs)
+	// The reranker of the retrieval table and the sweep, checked before
+	// anything is ingested: a setting that cannot work costs nothing.
+	rr, err := sweepRerank(cfg.Eval, cfg.Models)
+	if err != nil {
+		return res, err
+	}
+	qs, err = session.EnsurePapers(ctx, papers(cfg.Eval), qs)
 	if err != nil {
 		return res, err
 	}
 	res.Questions = len(qs)
-	if cfg.Bench == "elaipbench" && cfg.OpenIndex != nil {
-		sum, err := scoreRetrieval(ctx, cfg, qs)
-		if err != nil {
+	if cfg.Eval.Config.Bench == "elaipbench" {
+		if err := scoreRetrieval(ctx, cfg, rr, qs, &res, out); err != nil {
 			return res, err
 		}
-		res.Retrieval = &sum
-		fmt.Fprint(out, "# Retrieval: evidence recall\n\n")
-		if err := sum.WriteTable(out, retrievalConfig(cfg).Ks); err != nil {
-			return res, err
-		}
-		fmt.Fprintln(out)
 	}
 	if cfg.Sweep != nil {
-		if err := runSweep(ctx, cfg, qs, &res, out); err != nil {
+		if err := runSweep(ctx, cfg, rr, qs, &res, out); err != nil {
 			return res, err
 		}
 	}
 	for _, m := range cfg.Models {
-		r, plan, err := cfg.Evaluate(ctx, m)
-		if plan != nil {
-			res.Models = append(res.Models, Model{Name: m, Plan: plan})
-			continue
-		}
-		if err != nil {
-			return res, fmt.Errorf("model %s: %w", m, err)
-		}
-		res.Models = append(res.Models, Model{Name: m, Run: r})
-		md, err := run.Dir(r.Dir).SummaryMarkdown()
-		if err != nil {
-			return res, fmt.Errorf("model %s: %w", m, err)
-		}
-		fmt.Fprintf(out, "%s\n(run folder %s)\n\n", md, r.Dir)
-		if cfg.Sweep != nil {
-			swept, err := evaluateSwept(ctx, cfg, m, res.Picked)
-			if err != nil {
-				return res, fmt.Errorf("model %s: %w", m, err)
-			}
-			res.Models[len(res.Models)-1].Swept = swept
-			writeSweptReport(out, m, r, swept)
+		if err := evaluateModel(ctx, cfg, rr, m, &res, out); err != nil {
+			return res, err
 		}
 	}
 	return res, nil
+}
+
+// papers is where an evaluation's papers come from and go.
+func papers(req session.Request) session.Papers {
+	c := req.Config
+	return session.Papers{Home: c.Home, Data: c.Data, Dir: c.Papers, MaxTokens: c.MaxPassageTokens, Log: req.Log, Isolation: req.Isolation}
+}
+
+// evaluateModel runs one model in every mode (or plans it, under a dry
+// run) and, with a sweep, its swept configurations.
+func evaluateModel(ctx context.Context, cfg Config, rr session.Rerank, m string, res *Result, out io.Writer) error {
+	req := cfg.Eval
+	req.Config.Model = m
+	req.Config.Out = Folder(outRoot(cfg), m, paradigm(req))
+	r, plan, err := session.Eval(ctx, req)
+	if plan != nil {
+		res.Models = append(res.Models, Model{Name: m, Plan: plan})
+		fmt.Fprintf(out, "## %s\n\n", m)
+		return run.WritePlan(out, *plan, cfg.PlanJSON)
+	}
+	if err != nil {
+		return fmt.Errorf("model %s: %w", m, err)
+	}
+	res.Models = append(res.Models, Model{Name: m, Run: r})
+	md, err := run.Dir(r.Dir).SummaryMarkdown()
+	if err != nil {
+		return fmt.Errorf("model %s: %w", m, err)
+	}
+	fmt.Fprintf(out, "%s\n(run folder %s)\n\n", md, r.Dir)
+	if cfg.Sweep == nil {
+		return nil
+	}
+	swept, err := evaluateSwept(ctx, cfg, rr, m, res.Picked)
+	if err != nil {
+		return fmt.Errorf("model %s: %w", m, err)
+	}
+	res.Models[len(res.Models)-1].Swept = swept
+	writeSweptReport(out, m, r, swept)
+	return nil
+}
+
+// paradigm is the evaluation's paradigm, as its run folders name it.
+func paradigm(req session.Request) string {
+	if req.Config.Paradigm == "" {
+		return run.Base
+	}
+	return req.Config.Paradigm
+}
+
+// outRoot is where the study's run folders go.
+func outRoot(cfg Config) string {
+	if cfg.OutRoot == "" {
+		return "runs"
+	}
+	return cfg.OutRoot
+}
+
+// retrievalOf is where the study's retrieval is scored: the evaluation's
+// home and index, reranked by rr, progress on the evaluation's log.
+func retrievalOf(req session.Request, rr session.Rerank) session.Retrieval {
+	return session.Retrieval{Home: req.Config.Home, Index: req.Index, Rerank: rr, Env: req.Env, Progress: req.Log, Log: req.Log}
 }
 
 // SweepLevels are the complete@budget levels whose cheapest configuration
 // study --sweep names and evaluates first.
 var SweepLevels = []float64{0.95, 0.9, 0.8}
 
-func runSweep(ctx context.Context, cfg Config, qs []bench.Question, res *Result, out io.Writer) error {
-	if cfg.Bench != "elaipbench" || cfg.OpenIndex == nil {
+func runSweep(ctx context.Context, cfg Config, rr session.Rerank, qs []bench.Question, res *Result, out io.Writer) error {
+	if cfg.Eval.Config.Bench != "elaipbench" {
 		return fmt.Errorf("--sweep needs gold evidence: use --bench elaipbench")
 	}
-	st, ix, err := cfg.OpenIndex(ctx)
-	if err != nil {
-		return err
-	}
-	sw, err := cfg.Sweep.Score(ctx, st, ix, qs)
-	ix.Close()
-	st.Close()
+	sw, err := session.Sweep(ctx, retrievalOf(cfg.Eval, rr), homeTokens(cfg.Eval), qs, cfg.Sweep.Grid)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
@@ -182,7 +214,7 @@ func runSweep(ctx context.Context, cfg Config, qs []bench.Question, res *Result,
 	return nil
 }
 
-func evaluateSwept(ctx context.Context, cfg Config, model string, picked []retrieval.SweepRow) ([]SweptRun, error) {
+func evaluateSwept(ctx context.Context, cfg Config, rr session.Rerank, model string, picked []retrieval.SweepRow) ([]SweptRun, error) {
 	orders := cfg.Sweep.Orders
 	if len(orders) == 0 {
 		orders = []string{"score", "document"}
@@ -191,7 +223,10 @@ func evaluateSwept(ctx context.Context, cfg Config, model string, picked []retri
 	for _, row := range picked {
 		for _, o := range orders {
 			c := Config1{Row: row, Order: o}
-			r, err := cfg.Sweep.Evaluate(ctx, model, c)
+			r, plan, err := session.Eval(ctx, sweptRequest(cfg.Eval, rr, outRoot(cfg), model, c))
+			if plan != nil && err == nil {
+				err = fmt.Errorf("a dry run evaluates no swept configuration")
+			}
 			if err != nil {
 				return out, fmt.Errorf("%s order %s: %w", row.Label(), o, err)
 			}
@@ -218,23 +253,40 @@ func retrievalConfig(cfg Config) retrieval.Config {
 	if len(rc.Ks) == 0 {
 		rc.Ks = def.Ks
 	}
+	if rc.RRFK == 0 {
+		rc.RRFK = cfg.Eval.Index.RRFK
+	}
+	if rc.Exclude == nil {
+		rc.Exclude = cfg.Eval.Config.Excluded()
+	}
 	return rc
 }
 
-func scoreRetrieval(ctx context.Context, cfg Config, qs []bench.Question) (retrieval.Summary, error) {
-	st, ix, err := cfg.OpenIndex(ctx)
-	if err != nil {
-		return retrieval.Summary{}, err
+// scoreRetrieval scores the retrievers against the gold evidence. The
+// table scores 4 retrievers x 3 query forms: a cross-encoder reranks them
+// for little, but a chat model would be asked 12 times per question, so
+// with an llm reranker only the sweep and the model runs rerank.
+func scoreRetrieval(ctx context.Context, cfg Config, rr session.Rerank, qs []bench.Question, res *Result, out io.Writer) error {
+	if rr.Kind != rerank.API {
+		rr = session.Rerank{Kind: rerank.None, Depth: rr.Depth}
 	}
-	defer st.Close()
-	defer ix.Close()
-	return retrieval.Run(ctx, ix, qs, retrievalConfig(cfg), nil)
+	rc := retrievalConfig(cfg)
+	sum, err := session.ScoreRetrieval(ctx, retrievalOf(cfg.Eval, rr), qs, rc, nil)
+	if err != nil {
+		return err
+	}
+	res.Retrieval = &sum
+	fmt.Fprint(out, "# Retrieval: evidence recall\n\n")
+	if err := sum.WriteTable(out, rc.Ks); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	return nil
 }
 
 // Folder names a model's run folder under root for a paradigm, the way the
 // study command always has: study-<model>-<paradigm>, with / and : made
 // safe for a file name.
 func Folder(root, model, paradigm string) string {
-	safe := strings.NewReplacer("/", "_", ":", "_").Replace(model)
-	return filepath.Join(root, fmt.Sprintf("study-%s-%s", safe, paradigm))
+	return filepath.Join(root, fmt.Sprintf("study-%s-%s", session.SafeName(model), paradigm))
 }

@@ -3,36 +3,36 @@ package study
 import (
 	"bytes"
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/internal/modeltest"
 )
 
-// openIndex brings a home's indexes up to date and reopens them for
-// reading, as the command does.
-func openIndex(home string) func(ctx context.Context) (*corpus.Store, *index.Index, error) {
-	return func(ctx context.Context) (*corpus.Store, *index.Index, error) {
-		st, err := corpus.Open(home, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		ix, err := index.Open(ctx, index.Config{Home: home}, st)
-		if err != nil {
-			st.Close()
-			return nil, nil, err
-		}
-		if _, err := ix.Update(ctx, nil); err != nil {
-			ix.Close()
-			st.Close()
-			return nil, nil, err
-		}
-		return st, ix, nil
+const sample = "../../testdata/elaipbench/sample.jsonl"
+
+func loadSample(t *testing.T) []bench.Question {
+	t.Helper()
+	qs, _, err := bench.LoadElaipBench(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs
+}
+
+// evalRequest is an evaluation of the sample in two modes, once, at
+// baseURL with no key in its environment.
+func evalRequest(home, baseURL string) session.Request {
+	return session.Request{
+		Config: run.Config{Bench: "elaipbench", Data: sample, Papers: "../../testdata/papers", Home: home,
+			BaseURL: baseURL, APIKeyEnv: "OPENAI_API_KEY", Modes: []string{"closed-book", "full"}, Runs: 1},
+		Clients: session.Clients{MaxAttempts: 2, AttemptTimeout: time.Minute},
+		Env:     func(string) string { return "" },
 	}
 }
 
@@ -42,37 +42,10 @@ func openIndex(home string) func(ctx context.Context) (*corpus.Store, *index.Ind
 // stops the study, named, keeping what finished before it.
 func TestStudyInProcess(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	runs := t.TempDir()
-	var asked []string
-	evaluate := func(_ context.Context, m string) (run.Result, *run.Plan, error) {
-		asked = append(asked, m)
-		switch m {
-		case "planned":
-			return run.Result{}, &run.Plan{Calls: 7}, nil
-		case "broken":
-			return run.Result{}, nil, errors.New("endpoint refused the key")
-		}
-		dir := Folder(runs, m, "base")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return run.Result{}, nil, err
-		}
-		// The summary as a finished run writes it, through the run
-		// folder's owner.
-		if err := run.Dir(dir).WriteSummary(run.Summary{Model: m}); err != nil {
-			return run.Result{}, nil, err
-		}
-		return run.Result{Dir: dir}, nil, nil
-	}
+	home, runs := t.TempDir(), t.TempDir()
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(modeltest.Request) (string, string) { return "A", "" }})
 	var out bytes.Buffer
-	cfg := Config{
-		Papers:    Papers{Home: home, Data: sample, Dir: "../../testdata/papers"},
-		Bench:     "elaipbench",
-		Models:    []string{"vendor/model:a", "planned", "random"},
-		OpenIndex: openIndex(home),
-		Evaluate:  evaluate,
-		Out:       &out,
-	}
+	cfg := Config{Eval: evalRequest(home, srv.BaseURL()), OutRoot: runs, Models: []string{"vendor/model:a", "random"}, Out: &out}
 	qs := loadSample(t)
 	res, err := Run(context.Background(), cfg, qs)
 	if err != nil {
@@ -84,15 +57,14 @@ func TestStudyInProcess(t *testing.T) {
 	if res.Retrieval == nil || res.Retrieval.N+res.Retrieval.NoGold != len(qs) || len(res.Retrieval.Retrievers) == 0 {
 		t.Fatalf("retrieval not scored over the sample: %+v", res.Retrieval)
 	}
-	if got := strings.Join(asked, ","); got != "vendor/model:a,planned,random" {
-		t.Errorf("models evaluated as %s", got)
-	}
-	if len(res.Models) != 3 || res.Models[1].Plan == nil || res.Models[1].Plan.Calls != 7 {
-		t.Errorf("models: %+v", res.Models)
-	}
 	wantDirs := []string{filepath.Join(runs, "study-vendor_model_a-base"), filepath.Join(runs, "study-random-base")}
 	if got := res.Dirs(); strings.Join(got, "|") != strings.Join(wantDirs, "|") {
 		t.Errorf("run folders %v, want %v", got, wantDirs)
+	}
+	for i, m := range res.Models {
+		if s, err := run.Dir(wantDirs[i]).ReadSummary(); err != nil || s.Model != m.Name || m.Run.Summary.ByMode["full"].N != len(qs) {
+			t.Errorf("model %s: summary %+v, %v", m.Name, s.Model, err)
+		}
 	}
 	for _, want := range []string{"# Retrieval: evidence recall", "recall@5", "vendor/model:a", "(run folder " + wantDirs[1] + ")"} {
 		if !strings.Contains(out.String(), want) {
@@ -100,13 +72,29 @@ func TestStudyInProcess(t *testing.T) {
 		}
 	}
 
-	cfg.Models = []string{"random", "broken", "never"}
-	asked = nil
+	// A dry run plans every model and makes no run folder.
+	out.Reset()
+	cfg.Eval.DryRun, cfg.Models, cfg.OutRoot = true, []string{"planned"}, t.TempDir()
 	res, err = Run(context.Background(), cfg, loadSample(t))
-	if err == nil || !strings.Contains(err.Error(), "model broken: endpoint refused the key") {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Models) != 1 || res.Models[0].Plan == nil || res.Models[0].Plan.Calls != 2*len(qs) || len(res.Dirs()) != 0 {
+		t.Errorf("dry run: models %+v, folders %v", res.Models, res.Dirs())
+	}
+	if !strings.Contains(out.String(), "## planned\n\nDry run: nothing sent.") {
+		t.Errorf("the plan is not in the report:\n%s", out.String())
+	}
+
+	// A model without a key for OpenAI's API fails before any call; the
+	// one before it is kept, the one after never asked.
+	cfg.Eval.DryRun, cfg.Eval.Config.BaseURL = false, ""
+	cfg.Models = []string{"random", "broken", "never"}
+	res, err = Run(context.Background(), cfg, loadSample(t))
+	if err == nil || !strings.Contains(err.Error(), "model broken: $OPENAI_API_KEY is empty") {
 		t.Fatalf("a failing model: %v", err)
 	}
-	if strings.Join(asked, ",") != "random,broken" || len(res.Models) != 1 {
-		t.Errorf("after a failure: asked %v, kept %+v", asked, res.Models)
+	if len(res.Models) != 1 || res.Models[0].Name != "random" {
+		t.Errorf("after a failure: kept %+v", res.Models)
 	}
 }

@@ -1,17 +1,17 @@
 package study
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sort"
+	"strings"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/retrieve/index"
+	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
@@ -19,18 +19,15 @@ import (
 // few configurations with each model as ordinary eval runs, under each
 // passage order, next to the usual modes.
 type Sweep struct {
-	// Score runs the retrieval sweep over the home's corpus and index.
-	Score func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error)
+	// Grid is the retrieval sweep over the home's corpus and index; its
+	// rerank rows rerank with what the evaluation's reranker configures.
+	Grid retrieval.SweepConfig
 	// Top is how many configurations are evaluated (default 3): see Pick.
 	Top int
 	// Orders are the passage orders each is evaluated under (default
 	// score and document): order changes nothing the sweep measures, only
 	// what a model reads first.
 	Orders []string
-	// Evaluate runs one model with one configuration, as an eval run in a
-	// folder of its own whose config.json holds k, passage tokens, query
-	// form, order and the retriever mode.
-	Evaluate func(ctx context.Context, model string, c Config1) (run.Result, error)
 }
 
 // Config1 is one swept configuration under one passage order.
@@ -193,4 +190,80 @@ func writeSweptReport(out io.Writer, model string, usual run.Result, runs []Swep
 			match.cost(), match.RerankTokens, 100*match.PromptTokens/full.PromptTokens)
 	}
 	fmt.Fprintln(out)
+}
+
+// sweepRerank is the reranker of the study's retrieval table and its
+// sweep, which scores the grid once for every model, and of a reranked
+// swept row's run: the same model, so a row's accuracy is that of the
+// ranking it was picked for. An llm reranker asks its own model, else the
+// one model studied (as eval reranks with the answering model), at its
+// own URL, else the evaluation's, else $OPENAI_BASE_URL, with its own key
+// variable, else the evaluation's.
+func sweepRerank(req session.Request, models []string) (session.Rerank, error) {
+	rr := req.Rerank
+	if err := rr.Check(); err != nil || rr.Kind != rerank.LLM {
+		return rr, err
+	}
+	if rr.Model == "" {
+		var online []string
+		for _, m := range models {
+			if m != "random" && m != "ir" {
+				online = append(online, m)
+			}
+		}
+		if len(online) != 1 {
+			return rr, fmt.Errorf("study --rerank llm with models %s: give --rerank-model, the one chat model that orders passages for the retrieval table, the sweep and every reranked run",
+				strings.Join(models, ","))
+		}
+		rr.Model = online[0]
+	}
+	if rr.BaseURL == "" {
+		rr.BaseURL = req.Config.BaseURL
+	}
+	if rr.BaseURL == "" {
+		rr.BaseURL = req.Getenv("OPENAI_BASE_URL")
+	}
+	if rr.KeyEnv == "" {
+		rr.KeyEnv = req.Config.APIKeyEnv
+	}
+	return rr, nil
+}
+
+// sweptRequest is model m's evaluation of one swept configuration: the
+// study's, with the row's k, passage size, query form, retriever and
+// reranker, the order c names, and a folder of its own. A passage size
+// other than the home's is a home of its own (the home keeps its
+// passages).
+func sweptRequest(req session.Request, rr session.Rerank, outRoot, m string, c Config1) session.Request {
+	g := req
+	g.Config.Model = m
+	g.Config.K, g.Config.MaxPassageTokens, g.Config.QueryForm, g.Config.Order = c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order
+	g.Config.Modes = []string{c.Mode()}
+	if c.Row.PassageTokens != homeTokens(req) {
+		g.Config.Home = filepath.Join(req.Config.Home, "sweep", fmt.Sprintf("passages-%d", c.Row.PassageTokens))
+	}
+	// A row runs as the sweep scored it. Rows carry no neighbour
+	// expansion (the grid has no such dimension), so none here, whatever
+	// the usual modes expand; a swept expand would be set from the row.
+	g.Config.Expand = 0
+	// A row without a reranker runs without one even when the study
+	// reranks; a reranked row (Runnable: api or llm) with the one the
+	// sweep used.
+	g.Rerank = session.Rerank{Kind: rerank.None, Depth: req.Rerank.Depth}
+	suffix := ""
+	if c.Row.Rerank == rerank.API || c.Row.Rerank == rerank.LLM {
+		g.Rerank = rr
+		suffix = "-rerank-" + c.Row.Rerank
+	}
+	g.Config.Out = fmt.Sprintf("%s-sweep-%s-p%d-k%d-%s-%s%s", Folder(outRoot, m, paradigm(req)),
+		c.Row.Retriever, c.Row.PassageTokens, c.Row.K, c.Row.Form, c.Order, suffix)
+	return g
+}
+
+// homeTokens is the passage size of the evaluation's home.
+func homeTokens(req session.Request) int {
+	if n := req.Config.MaxPassageTokens; n > 0 {
+		return n
+	}
+	return ingest.DefaultMaxTokens
 }

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
@@ -87,44 +86,21 @@ func TestRunnable(t *testing.T) {
 
 // study --sweep in process: the real sweep over the sample, its cheapest
 // configurations reported, the picked ones evaluated under both orders as
-// runs of their own after the usual modes, and the report names the one
-// matching full-paper accuracy and its share of full's prompt tokens.
+// runs of their own after the usual modes, and the report compares each
+// with the full-paper mode.
 func TestStudySweep(t *testing.T) {
+	t.Parallel()
 	home, runs := t.TempDir(), t.TempDir()
-	var asked []string
-	usual := func(_ context.Context, m string) (run.Result, *run.Plan, error) {
-		dir := Folder(runs, m, "base")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return run.Result{}, nil, err
-		}
-		sum := run.Summary{Model: m, ByMode: map[string]run.ModeStats{"full": {Acc: run.Acc{Accuracy: 0.8, N: 37}, PromptTokens: 3000}}}
-		if err := run.Dir(dir).WriteSummary(sum); err != nil {
-			return run.Result{}, nil, err
-		}
-		return run.Result{Dir: dir, Summary: sum}, nil, nil
-	}
-	// A model as good as its evidence: accuracy is complete@budget, and
-	// the prompt is the context plus 100 tokens of question.
-	swept := func(_ context.Context, m string, c Config1) (run.Result, error) {
-		asked = append(asked, fmt.Sprintf("%s k=%d p=%d %s %s %s", m, c.Row.K, c.Row.PassageTokens, c.Row.Form, c.Order, c.Mode()))
-		ms := run.ModeStats{Acc: run.Acc{Accuracy: c.Row.Complete, N: 37}, PromptTokens: c.Row.ContextTokens + 100}
-		return run.Result{Dir: "swept", Summary: run.Summary{ByMode: map[string]run.ModeStats{c.Mode(): ms}}}, nil
-	}
+	req := evalRequest(home, "")
 	var out bytes.Buffer
 	res, err := Run(context.Background(), Config{
-		Papers:    Papers{Home: home, Data: sample},
-		Bench:     "elaipbench",
-		Models:    []string{"m"},
+		Eval:      req,
+		OutRoot:   runs,
+		Models:    []string{"ir"},
 		Retrieval: retrieval.Config{Retrievers: []string{index.BM25}, Ks: []int{5}},
-		OpenIndex: openIndex(home),
-		Evaluate:  usual,
 		Sweep: &Sweep{
-			Top: 2,
-			Score: func(ctx context.Context, st *corpus.Store, ix *index.Index, qs []bench.Question) (retrieval.Sweep, error) {
-				return retrieval.RunSweep(ctx, retrieval.SweepSource{Store: st, Index: ix, HomeTokens: 512, TempDir: t.TempDir()}, qs,
-					retrieval.SweepConfig{Budgets: []int{512, 768, 1536}, Sizes: []int{256, 512}, Retrievers: []string{index.Dense}})
-			},
-			Evaluate: swept,
+			Top:  2,
+			Grid: retrieval.SweepConfig{Budgets: []int{512, 768, 1536}, Sizes: []int{256, 512}, Retrievers: []string{index.Dense}},
 		},
 		Out: &out,
 	}, loadSample(t))
@@ -134,36 +110,110 @@ func TestStudySweep(t *testing.T) {
 	if res.Sweep == nil || len(res.Picked) != 2 || len(res.Sweep.Rows) == 0 {
 		t.Fatalf("sweep %+v, picked %v", res.Sweep, res.Picked)
 	}
-	// Two configurations, each under score and document order.
-	if len(asked) != 4 || len(res.Models[0].Swept) != 4 {
-		t.Fatalf("evaluated %v", asked)
+	// Two configurations, each under score and document order, each a
+	// run whose config.json holds it.
+	swept := res.Models[0].Swept
+	if len(swept) != 4 {
+		t.Fatalf("evaluated %+v", swept)
 	}
-	p := res.Picked[0]
-	want := fmt.Sprintf("m k=%d p=%d %s score dense", p.K, p.PassageTokens, p.Form)
-	if asked[0] != want || !strings.HasSuffix(asked[1], "document dense") {
-		t.Errorf("first evaluated %q, %q; want %q then document order", asked[0], asked[1], want)
+	for i, r := range swept {
+		p, order := res.Picked[i/2], []string{"score", "document"}[i%2]
+		cfg, err := run.Dir(r.Dir).ReadConfig()
+		if err != nil || r.Row.Label() != p.Label() || r.Order != order || cfg.K != p.K || cfg.MaxPassageTokens != p.PassageTokens ||
+			cfg.QueryForm != p.Form || cfg.Order != order || strings.Join(cfg.Modes, ",") != "dense" || cfg.Model != "ir" {
+			t.Errorf("swept run %d: %s order %s, config %+v (%v); want %s order %s", i, r.Row.Label(), r.Order, cfg, err, p.Label(), order)
+		}
 	}
 	s := out.String()
-	for _, w := range []string{"# Retrieval: budget sweep", "complete@budget", "m: swept configurations", "| " + p.Label() + " | score |"} {
+	for _, w := range []string{"# Retrieval: budget sweep", "complete@budget", "ir: swept configurations", "| " + res.Picked[0].Label() + " | score |", "of full's prompt tokens"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("report lacks %q:\n%s", w, s)
 		}
 	}
-	// Full is right 80% of the time over 37 answers: its 95% interval
-	// reaches down to 0.671, so the match is the cheapest picked row
-	// whose completeness is at least that.
-	var match *retrieval.SweepRow
-	for i, r := range res.Picked {
-		if Matches(r.Complete, 0.8, 37) && (match == nil || r.ContextTokens < match.ContextTokens) {
-			match = &res.Picked[i]
+}
+
+// The report names the cheapest swept configuration within full's
+// accuracy interval and its share of full's prompt tokens: here a model as
+// good as its evidence (accuracy is complete@budget, the prompt the
+// context plus 100 tokens of question), beside full right 80% of the time
+// over 37 answers, whose 95% interval reaches down to 0.671.
+func TestSweptReportNamesTheMatch(t *testing.T) {
+	usual := run.Result{Summary: run.Summary{ByMode: map[string]run.ModeStats{"full": {Acc: run.Acc{Accuracy: 0.8, N: 37}, PromptTokens: 3000}}}}
+	rows := []retrieval.SweepRow{row("dense", 256, 2, 0.6, 500), row("dense", 256, 3, 0.75, 760), row("dense", 512, 3, 0.9, 1530)}
+	var runs []SweptRun
+	for _, r := range rows {
+		for _, o := range []string{"score", "document"} {
+			runs = append(runs, SweptRun{Config1: Config1{Row: r, Order: o}, Accuracy: r.Complete, PromptTokens: r.ContextTokens + 100})
 		}
 	}
-	if match == nil {
-		t.Fatalf("no picked row within full's interval: %+v\n%s", res.Picked, s)
-	}
+	var out bytes.Buffer
+	writeSweptReport(&out, "m", usual, runs)
+	match := rows[1]
 	line := fmt.Sprintf("with %s, order score, at %.1f%% of full's prompt tokens", match.Label(), 100*(match.ContextTokens+100)/3000)
-	if !strings.Contains(s, line) {
-		t.Errorf("report lacks %q:\n%s", line, s)
+	if !strings.Contains(out.String(), line) || !strings.Contains(out.String(), "| "+rows[0].Label()+" | score |") {
+		t.Errorf("report lacks %q:\n%s", line, out.String())
+	}
+}
+
+// A swept row runs as the sweep scored it: its own k, passage size, query
+// form, order and folder, a home of its own for another passage size;
+// reranked by the sweep's reranker only when the row is, never by the
+// study's otherwise; no neighbour expansion.
+func TestSweptRequest(t *testing.T) {
+	var req session.Request
+	req.Config.Paradigm, req.Config.K, req.Config.MaxPassageTokens, req.Config.Expand, req.Config.Home = "base", 5, 512, 2, "home"
+	req.Rerank = session.Rerank{Kind: "llm", Depth: 30}
+	rr := session.Rerank{Kind: "llm", Depth: 30, Model: "ranker", BaseURL: "http://127.0.0.1:1/v1", KeyEnv: "KEY"}
+	row := retrieval.SweepRow{Unit: retrieval.UnitPassage, PassageTokens: 160, K: 4, Retriever: "dense", Form: "stem"}
+	for _, c := range []struct {
+		rerank, order string
+		want          session.Rerank
+		folder        string
+	}{
+		{"none", "score", session.Rerank{Kind: "none", Depth: 30}, "study-m-base-sweep-dense-p160-k4-stem-score"},
+		{"", "document", session.Rerank{Kind: "none", Depth: 30}, "study-m-base-sweep-dense-p160-k4-stem-document"},
+		{"llm", "score", rr, "study-m-base-sweep-dense-p160-k4-stem-score-rerank-llm"},
+	} {
+		r := row
+		r.Rerank = c.rerank
+		g := sweptRequest(req, rr, "runs", "m", Config1{Row: r, Order: c.order})
+		gc := g.Config
+		if g.Rerank != c.want || gc.Out != filepath.Join("runs", c.folder) || gc.K != 4 || gc.MaxPassageTokens != 160 ||
+			gc.QueryForm != "stem" || gc.Order != c.order || strings.Join(gc.Modes, ",") != "dense" || gc.Expand != 0 || gc.Model != "m" ||
+			gc.Home != filepath.Join("home", "sweep", "passages-160") {
+			t.Errorf("rerank %q: rerank %+v, out %s, k %d, passage %d, form %s, order %s, modes %v, expand %d, home %s",
+				c.rerank, g.Rerank, gc.Out, gc.K, gc.MaxPassageTokens, gc.QueryForm, gc.Order, gc.Modes, gc.Expand, gc.Home)
+		}
+	}
+	if req.Rerank.Kind != "llm" || req.Config.Expand != 2 {
+		t.Errorf("the study's own request changed: %+v, expand %d", req.Rerank, req.Config.Expand)
+	}
+	if g := sweptRequest(req, rr, "runs", "m", Config1{Row: retrieval.SweepRow{PassageTokens: 512}}); g.Config.Home != "home" {
+		t.Errorf("the home's own passage size runs in home %s", g.Config.Home)
+	}
+}
+
+// With several models, study --sweep --rerank llm needs the one model that
+// orders passages for the sweep; with one, that model at the evaluation's
+// URL with its key variable.
+func TestSweepRerank(t *testing.T) {
+	var req session.Request
+	req.Config.BaseURL, req.Config.APIKeyEnv = "http://127.0.0.1:9/v1", "MY_KEY"
+	req.Rerank = session.Rerank{Kind: "llm", Depth: 30}
+	got, err := sweepRerank(req, []string{"ir", "m"})
+	if err != nil || got.Model != "m" || got.BaseURL != req.Config.BaseURL || got.KeyEnv != "MY_KEY" {
+		t.Errorf("one model: %+v, %v", got, err)
+	}
+	if _, err := sweepRerank(req, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "--rerank-model") {
+		t.Errorf("two models: %v", err)
+	}
+	req.Rerank.Model, req.Rerank.BaseURL = "ranker", "http://127.0.0.1:10/v1"
+	if got, err := sweepRerank(req, []string{"a", "b"}); err != nil || got.Model != "ranker" || got.BaseURL != "http://127.0.0.1:10/v1" {
+		t.Errorf("--rerank-model: %+v, %v", got, err)
+	}
+	req.Rerank = session.Rerank{Kind: "none", Depth: 30}
+	if got, err := sweepRerank(req, []string{"a", "b"}); err != nil || got != req.Rerank {
+		t.Errorf("--rerank none: %+v, %v", got, err)
 	}
 }
 

@@ -30,6 +30,9 @@ type Options struct {
 	// Self is the paperlens executable, run as "Self ingest ..." to time
 	// the command as a user runs it.
 	Self string
+	// Isolation is how the isolated ingest starts its workers (the
+	// program re-executed); nil: ingest.DefaultIsolation.
+	Isolation *ingest.Isolation
 }
 
 // Result holds every figure; its JSON is paperlens bench ingest --json.
@@ -118,13 +121,13 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		inproc = append(inproc, sec)
 		// The default isolation: this binary re-executed, its
 		// workers started inside the timing as a real ingest does.
-		if sec, err = timeIngest(files, ingest.Options{Workers: workers}); err != nil {
+		if sec, err = timeIngest(files, ingest.Options{Workers: workers, Isolation: opt.Isolation}); err != nil {
 			return r, err
 		}
 		isolated = append(isolated, sec)
 		// Apart: what starting the workers costs, and what is left
 		// per document once they run.
-		pool, err := ingest.NewWorkerPool(nil, workers)
+		pool, err := ingest.NewWorkerPool(opt.Isolation, workers)
 		if err != nil {
 			return r, err
 		}

@@ -1,4 +1,4 @@
-package study
+package session
 
 import (
 	"archive/zip"
@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/google/renameio/v2"
 
@@ -26,6 +25,8 @@ type Papers struct {
 	Dir       string    // a folder, file or .zip of papers; "" to use the rows' paper_content
 	MaxTokens int       // passage size in tokens (0: ingest's default)
 	Log       io.Writer // what was ingested and what is missing; nil: discarded
+	// Isolation parses the papers in worker processes; nil: in this one.
+	Isolation *ingest.Isolation
 }
 
 func (p Papers) log() io.Writer {
@@ -45,33 +46,40 @@ func (p Papers) log() io.Writer {
 // every reader of the home, so an eval that took the writer lock for nothing
 // could not start while another eval runs on the same home.
 func EnsurePapers(ctx context.Context, p Papers, qs []bench.Question) ([]bench.Question, error) {
+	kept, _, err := ensurePapers(ctx, p, qs)
+	return kept, err
+}
+
+// ensurePapers is EnsurePapers, saying whether it opened the store for
+// writing (which a test tells a read-only pass from an ingest by).
+func ensurePapers(ctx context.Context, p Papers, qs []bench.Question) (kept []bench.Question, wrote bool, err error) {
 	log := p.log()
-	home, data, papersDir, maxTokens := p.Home, p.Data, p.Dir, p.MaxTokens
+	home, papersDir, maxTokens := p.Home, p.Dir, p.MaxTokens
 	if papersDir != "" && strings.HasSuffix(strings.ToLower(papersDir), ".zip") {
 		dir, err := unzipPapers(papersDir, home, log)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		papersDir = dir
 	}
-	need, err := papersToIngest(home, papersDir, maxTokens, qs)
+	wrote, err = papersToIngest(home, papersDir, maxTokens, qs)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if need {
-		if err := ingestPapers(ctx, home, data, papersDir, maxTokens, qs, log); err != nil {
-			return nil, err
+	if wrote {
+		if err := ingestPapers(ctx, p, papersDir, qs, log); err != nil {
+			return nil, wrote, err
 		}
 	}
 	var st *corpus.Store
 	if _, err := os.Stat(filepath.Join(home, corpus.FileName)); err == nil {
 		// Only a read: questions whose paper is missing are dropped below.
 		if st, err = corpus.Open(home, true); err != nil {
-			return nil, err
+			return nil, wrote, err
 		}
 		defer st.Close()
 	}
-	kept := qs[:0]
+	kept = qs[:0]
 	missing := map[string]int{}
 	for _, q := range qs {
 		if st == nil {
@@ -88,23 +96,20 @@ func EnsurePapers(ctx context.Context, p Papers, qs []bench.Question) ([]bench.Q
 		fmt.Fprintf(log, "paper %q is not in the corpus and the file carries no paper_content for it: %d question(s) left out (ingest the PDF, or pass --papers DIR)\n", id, n)
 	}
 	if len(kept) == 0 {
-		return nil, fmt.Errorf("no question has its paper available")
+		return nil, wrote, fmt.Errorf("no question has its paper available")
 	}
-	return kept, nil
+	return kept, wrote, nil
 }
 
-// PaperWrites counts the times EnsurePapers opened the store for writing,
-// so tests can tell a read-only pass from an ingest.
-var PaperWrites atomic.Int64
-
 // ingestPapers is the writing half of EnsurePapers.
-func ingestPapers(ctx context.Context, home, data, papersDir string, maxTokens int, qs []bench.Question, log io.Writer) error {
-	st, err := corpus.Open(home, false)
+func ingestPapers(ctx context.Context, p Papers, papersDir string, qs []bench.Question, log io.Writer) error {
+	st, err := corpus.Open(p.Home, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	PaperWrites.Add(1)
+	maxTokens := p.MaxTokens
+	opt := ingest.Options{MaxTokens: maxTokens, Isolation: p.Isolation}
 	report := func(r ingest.Result) {
 		if r.Status == ingest.StatusError {
 			fmt.Fprintf(log, "ingest %s: %s\n", r.Source, r.Error)
@@ -116,10 +121,10 @@ func ingestPapers(ctx context.Context, home, data, papersDir string, maxTokens i
 		}
 	}
 	if papersDir != "" {
-		_, err := ingest.Run(ctx, st, []string{papersDir}, ingest.Options{MaxTokens: maxTokens}, report)
+		_, err := ingest.Run(ctx, st, []string{papersDir}, opt, report)
 		return err
 	}
-	_, err = ingest.RunTexts(ctx, st, datasetTexts(st, data, qs), ingest.Options{MaxTokens: maxTokens}, report)
+	_, err = ingest.RunTexts(ctx, st, datasetTexts(st, p.Data, qs), opt, report)
 	return err
 }
 

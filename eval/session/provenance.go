@@ -1,0 +1,70 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/paperlens/paperlens/eval/run"
+)
+
+// DefaultFolder is where a run goes when no folder is given:
+// runs/<bench>-<model>-<paradigm>, relative to the working directory.
+func DefaultFolder(c run.Config) string {
+	return filepath.Join("runs", fmt.Sprintf("%s-%s-%s", c.Bench, SafeName(c.Model), c.Paradigm))
+}
+
+// SafeName is a model name as part of a folder name: / and : (a
+// provider's prefix, a tag) become _.
+func SafeName(model string) string {
+	return strings.NewReplacer("/", "_", ":", "_").Replace(model)
+}
+
+// describe fills a run's provenance: absolute paths (so that inspect,
+// serve and report work from any directory), the dataset's SHA-256, the
+// build and the command line.
+func describe(c *run.Config, command []string) error {
+	for _, p := range []*string{&c.Data, &c.Papers, &c.Home, &c.Out, &c.PromptDir} {
+		if *p == "" {
+			continue
+		}
+		a, err := filepath.Abs(*p)
+		if err != nil {
+			return fmt.Errorf("resolve %s: %w", *p, err)
+		}
+		*p = a
+	}
+	sum, err := run.DataSHA256(c.Data)
+	if err != nil {
+		return fmt.Errorf("benchmark %s: %w", c.Data, err)
+	}
+	c.DataSHA256 = sum
+	c.Version, c.Revision = buildInfo()
+	c.Command = command
+	return nil
+}
+
+// buildInfo is the module version and, when built from a git checkout, the
+// commit ("+modified" for a dirty tree). go run and go test builds carry
+// no VCS stamp; then the revision is empty.
+func buildInfo() (version, revision string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown", ""
+	}
+	version = bi.Main.Version
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if revision != "" && dirty {
+		revision += "+modified"
+	}
+	return version, revision
+}

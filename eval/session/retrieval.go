@@ -1,0 +1,103 @@
+package session
+
+import (
+	"context"
+	"io"
+
+	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/retrieval"
+	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/rerank"
+)
+
+// Retrieval is what searching and scoring retrieval need: a home's
+// corpus and index, and a reranker of their own (no answering model).
+type Retrieval struct {
+	Home   string
+	Index  Index
+	Rerank Rerank
+	Env    func(string) string // nil: os.Getenv
+	// Progress receives the index update's progress; nil: silent.
+	Progress io.Writer
+	// Log receives the reranker's notes and warnings; nil: discarded.
+	Log io.Writer
+}
+
+// open opens the home's index (brought up to date) and the reranker.
+func (r Retrieval) open(ctx context.Context) (*Session, *retrievalSource, error) {
+	// Settings that cannot work fail before an index is built.
+	if err := r.Rerank.Check(); err != nil {
+		return nil, nil, err
+	}
+	s := &Session{req: Request{Env: r.Env, Log: r.Log}}
+	x := r.Index
+	if x.Env == nil {
+		x.Env = r.Env
+	}
+	st, ix, _, err := OpenIndex(ctx, r.Home, x, r.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.onClose(st.Close)
+	s.onClose(ix.Close)
+	rr, closer, err := r.Rerank.Standalone(r.Home, r.Env, r.Log)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	s.onClose(closer.Close)
+	return s, &retrievalSource{src: retrieval.SweepSource{Store: st, Index: ix, IndexConfig: x.Config(r.Home)}, rr: rr}, nil
+}
+
+// retrievalSource is an open home and its reranker.
+type retrievalSource struct {
+	src retrieval.SweepSource
+	rr  rerank.Reranker
+}
+
+// ScoreRetrieval scores the configured retrievers against the questions'
+// gold evidence (eval retrieval, the study's table), reranked as r says;
+// each question's result goes to each (nil: none).
+func ScoreRetrieval(ctx context.Context, r Retrieval, qs []bench.Question, cfg retrieval.Config, each func(retrieval.QuestionResult)) (retrieval.Summary, error) {
+	s, src, err := r.open(ctx)
+	if err != nil {
+		return retrieval.Summary{}, err
+	}
+	defer s.Close()
+	cfg.Rerank, cfg.RerankDepth = src.rr, r.Rerank.Depth
+	return retrieval.Run(ctx, src.src.Index, qs, cfg, each)
+}
+
+// Sweep scores a grid of retrieval configurations at equal token budgets
+// over the home (eval retrieval --sweep, study --sweep), whose passages
+// are homeTokens long: indexes for other passage sizes are built in a
+// temporary folder and removed. The grid's rerank rows rerank with what r
+// configures.
+func Sweep(ctx context.Context, r Retrieval, homeTokens int, qs []bench.Question, grid retrieval.SweepConfig) (retrieval.Sweep, error) {
+	s, src, err := r.open(ctx)
+	if err != nil {
+		return retrieval.Sweep{}, err
+	}
+	defer s.Close()
+	grid.Rerank = r.Rerank.SweepWrap(src.rr)
+	src.src.HomeTokens = homeTokens
+	return retrieval.RunSweep(ctx, src.src, qs, grid)
+}
+
+// Searcher is the retriever of the search command: the home's index
+// (brought up to date), without the excluded kinds, reranked as r says.
+// The Closer releases the index.
+func Searcher(ctx context.Context, r Retrieval, name string, exclude []kind.Kind) (retrieve.Retriever, io.Closer, error) {
+	s, src, err := r.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ret, err := src.src.Index.Retriever(name)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	ret = retrieve.Excluding(ret, exclude)
+	return rerank.Wrap(ret, src.rr, r.Rerank.Depth), s, nil
+}
