@@ -38,7 +38,6 @@ type batchResult struct {
 // MarshalJSON writes "hits" even when empty (a query that matched nothing
 // has hits [], not none) and never beside "error".
 func (r batchResult) MarshalJSON() ([]byte, error) {
-	type plain batchResult
 	if r.Error != "" {
 		return json.Marshal(struct {
 			ID    json.RawMessage `json:"id"`
