@@ -123,6 +123,13 @@ func TestIsolatedHostileBatch(t *testing.T) {
 	t.Logf("batch of %d in %v", len(got), time.Since(start))
 	for id, phrase := range want {
 		r := got[id+"|"+id+".html"]
+		if id == "mapwrite" && raceSlowdown > 1 && strings.Contains(r.Error, want["alloc"]) {
+			// Under -race the writers are slowed so much that the map
+			// reaches the memory cap before the runtime sees two writers
+			// at once: the other way a worker dies, and as much that
+			// document's error alone.
+			continue
+		}
 		if r.Status != StatusError || !strings.Contains(r.Error, phrase) {
 			t.Errorf("%s: %+v, want an error saying %q", id, r, phrase)
 		}
