@@ -17,7 +17,7 @@ import (
 // name.
 func TestStartupAllocatesLittleAndNeverCollects(t *testing.T) {
 	t.Parallel()
-	c := command("--help")
+	c := paperlensProcess("--help")
 	c.Env = append(c.Env, "GODEBUG=inittrace=1,gctrace=1", "GOGC=100", "GOMEMLIMIT=off")
 	var stderr bytes.Buffer
 	c.Stdout, c.Stderr = nil, &stderr
