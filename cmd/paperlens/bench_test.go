@@ -34,7 +34,8 @@ func TestBenchIngestJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, errOut, code := paperlens(t, "bench", "ingest", "--rounds", "1", "--workers", "2", "--json", dir)
+	// A process: bench times this binary as the ingest command.
+	out, errOut, code := paperlensExec(t, "bench", "ingest", "--rounds", "1", "--workers", "2", "--json", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -60,7 +61,7 @@ func TestBenchIngestJSON(t *testing.T) {
 		t.Errorf("command ratio %v, want %v", r.CommandRatio, got)
 	}
 	// The text form prints the same measurement with its aims.
-	out, errOut, code = paperlens(t, "bench", "ingest", "--rounds", "1", dir)
+	out, errOut, code = paperlensExec(t, "bench", "ingest", "--rounds", "1", dir)
 	if code != 0 || !strings.Contains(out, "isolated ingest time / in-process time (aim: ≤ 1.2×)") || !strings.Contains(out, "the ingest command, each in a fresh process") {
 		t.Errorf("text output (exit %d): %s %s", code, out, errOut)
 	}
@@ -71,7 +72,8 @@ func TestBenchIngestJSON(t *testing.T) {
 // ratio is what the medians give; a missing binary is a named error.
 func TestBenchStartupJSON(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := paperlens(t, "bench", "startup", "--rounds", "3", "--against", os.Args[0], "--json")
+	// A process: bench times this binary as the command.
+	out, errOut, code := paperlensExec(t, "bench", "startup", "--rounds", "3", "--against", os.Args[0], "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -179,7 +179,7 @@ func TestBenchTextWithoutGroundTruth(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := command(append([]string{"bench", "text"}, tt.args...)...)
+			c := paperlensProcess(append([]string{"bench", "text"}, tt.args...)...)
 			c.Dir = tt.dir
 			var out, errb bytes.Buffer
 			c.Stdout, c.Stderr = &out, &errb

@@ -128,8 +128,9 @@ func screenshot(t *testing.T, url, name string) string {
 	return path
 }
 
-// lockedBuffer collects Chromium's output, written by chromedp's goroutine
-// while a failing test may read it.
+// lockedBuffer collects output written from several goroutines (an
+// in-process command's workers and progress, Chromium's output through
+// chromedp) while a test may read it.
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -139,6 +140,12 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func (b *lockedBuffer) tail(n int) string {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,7 +11,6 @@ import (
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
-	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 // askOptions are the flags of ask: eval's, and the paper.
@@ -74,84 +71,8 @@ func runAsk(ctx context.Context, g *globalOptions, o *askOptions, changed func(s
 	if err != nil {
 		return err
 	}
-	rec, c, out := a.Record, a.Config, g.out
 	if o.asJSON {
-		return json.NewEncoder(g.stdout).Encode(map[string]any{"record": rec, "passages": a.Hits})
+		return json.NewEncoder(g.stdout).Encode(map[string]any{"record": a.Record, "passages": a.Hits})
 	}
-	fmt.Fprintf(out, "Passages given to the model (%s, mode %s):\n\n", o.paper, mode)
-	for _, h := range a.Hits {
-		fmt.Fprintf(out, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, truncate(strings.Join(strings.Fields(h.Text), " "), 400))
-	}
-	if n := expanded(rec); n != "" {
-		fmt.Fprintf(out, "--expand added their neighbours: %s\n\n", n)
-	}
-	if rec.TruncatedTokens > 0 {
-		fmt.Fprintf(out, "(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
-	}
-	if rec.Error != "" {
-		if c.Offline() && q.Type == "short" {
-			fmt.Fprintln(out, "No model configured, and the offline ir baseline answers multiple-choice questions only:\n"+
-				"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
-			return nil
-		}
-		return fmt.Errorf("%s", rec.Error)
-	}
-	if rec.Route == run.RouteFull {
-		fmt.Fprintf(out, "Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
-	}
-	fmt.Fprintf(out, "Answer (%s):\n%s\n", c.Model, rec.Output)
-	if rec.Extracted != "" && q.Type != "short" {
-		fmt.Fprintf(out, "\nExtracted: %s\n", rec.Extracted)
-	}
-	printCited(out, a.Passages, rec.Cited)
-	return nil
-}
-
-// expanded lists the passages --expand added beside the hits, or "".
-func expanded(rec run.Record) string {
-	var ids []string
-	for _, c := range rec.Context {
-		if c.Expanded {
-			ids = append(ids, c.PassageID)
-		}
-	}
-	return strings.Join(ids, ", ")
-}
-
-// printCited lists the passages the answer cites: id, section and first
-// words, so that a reader can check each claim against its source.
-func printCited(w io.Writer, byID map[string]corpus.Passage, cited []string) {
-	if len(cited) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nCited passages:\n")
-	for _, id := range cited {
-		p, ok := byID[id]
-		if !ok {
-			fmt.Fprintf(w, "  [%s] %s (no longer in the corpus)\n", citeShort(id), id)
-			continue
-		}
-		sec := ""
-		if p.Section != "" {
-			sec = " · § " + p.Section
-		}
-		fmt.Fprintf(w, "  [%s] %s%s\n      %s\n", citeShort(id), id, sec, firstWords(p.Text, 16))
-	}
-}
-
-// citeShort is the label the prompt offered for a passage id: p3 for x#3.
-func citeShort(id string) string {
-	if i := strings.LastIndexByte(id, '#'); i >= 0 {
-		return "p" + id[i+1:]
-	}
-	return id
-}
-
-// firstWords is the first n words of s, with "…" when there is more.
-func firstWords(s string, n int) string {
-	ws := strings.Fields(s)
-	if len(ws) <= n {
-		return strings.Join(ws, " ")
-	}
-	return strings.Join(ws[:n], " ") + " …"
+	return a.Write(g.out, q, mode)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/eval/study"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
@@ -144,7 +145,7 @@ func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) err
 		if err != nil {
 			return err
 		}
-		return printSweep(g.stdout, sw, o.asJSON)
+		return sw.Write(g.stdout, study.SweepLevels, o.asJSON)
 	}
 	enc := json.NewEncoder(g.stdout)
 	sum, err := session.ScoreRetrieval(ctx, r, qs, cfg, func(r retrieval.QuestionResult) {

@@ -233,33 +233,8 @@ func runEval(ctx context.Context, g *globalOptions, f *evalOptions, req session.
 		g.stdout.Write(b)
 		fmt.Fprintf(g.errOut, "\n%d records written, %d resumed; run folder %s\n", res.Done, res.Resumed, res.Dir)
 	}
-	return failedRecords(res, err)
-}
-
-// failedRecords maps a finished (or breaker-stopped) run to the exit
-// status: 0 when every record is error-free, 1 when some ended in an error,
-// with how many and why.
-func failedRecords(res run.Result, stopErr error) error {
-	n := res.Failed()
-	if n == 0 && stopErr == nil {
-		return nil
+	if msg := res.Failures(err); msg != "" {
+		return &exitError{code: 1, msg: msg}
 	}
-	var b strings.Builder
-	if stopErr != nil {
-		b.WriteString(stopErr.Error())
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "%d record(s) ended in an error and count as wrong in accuracy; rerun the same command to retry them.", n)
-	for i, e := range res.Errors {
-		if i == 3 {
-			fmt.Fprintf(&b, "\n  … %d more kinds", len(res.Errors)-3)
-			break
-		}
-		msg := e.Error
-		if r := []rune(msg); len(r) > 240 {
-			msg = string(r[:240]) + "…"
-		}
-		fmt.Fprintf(&b, "\n  %d× %s", e.N, msg)
-	}
-	return &exitError{code: 1, msg: b.String()}
+	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
 // ingestOptions are the flags of ingest.
@@ -121,7 +120,7 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		if o.asJSON {
 			_ = enc.Encode(r)
 		} else {
-			printResult(g.out, r)
+			io.WriteString(g.out, r.Text())
 		}
 		if bar != nil {
 			_ = bar.Add(1)
@@ -142,35 +141,6 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) failed; the others are stored", failed)}
 	}
 	return nil
-}
-
-func printResult(stdout io.Writer, r ingest.Result) {
-	// A file's name, its paper id and errors quoting them come from the
-	// files: escaped, so that a name cannot drive the terminal.
-	name := r.PaperID
-	if name == "" {
-		name = r.Source
-	}
-	name, src := termsafe.Line(name), termsafe.Line(r.Source)
-	switch r.Status {
-	case ingest.StatusError:
-		fmt.Fprintf(stdout, "error    %s: %s\n", src, termsafe.Escape(r.Error))
-	default:
-		pages := ""
-		if r.Pages > 0 {
-			pages = fmt.Sprintf("%3d pages ", r.Pages)
-		}
-		fmt.Fprintf(stdout, "%-8s %-36s %s%7d chars %6d tokens %4d passages\n", r.Status, name, pages, r.Chars, r.Tokens, r.Passages)
-		if r.Warning != "" {
-			fmt.Fprintf(stdout, "warning  %s: %s\n", src, termsafe.Escape(r.Warning))
-		}
-		if r.DropChangedFrom != "" && r.Status == ingest.StatusOK {
-			fmt.Fprintf(stdout, "note     %s: stored again: it was stored with --drop %s (its old passages are replaced; runs made before see other passage ids)\n", name, r.DropChangedFrom)
-		}
-		if r.RechunkedFrom > 0 {
-			fmt.Fprintf(stdout, "note     %s: re-chunked from passages of at most %d tokens to the size asked for now (its old passages are replaced; runs made before see other passage ids)\n", name, r.RechunkedFrom)
-		}
-	}
 }
 
 // addPassageTokens declares --passage-tokens, the passage size in every

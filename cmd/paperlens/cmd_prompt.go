@@ -34,37 +34,16 @@ message, as sent, from the run folder's prompts.db, which eval writes with
 
 // runPrompt prints the messages question id was sent, as logged.
 func runPrompt(g *globalOptions, mode string, runN int, asJSON bool, dir, id string) error {
-	recs, err := run.Dir(dir).Records()
+	r, msgs, err := run.Dir(dir).FindPrompt(id, mode, runN)
 	if err != nil {
 		return err
 	}
-	var modes []string
-	for _, r := range recs {
-		if r.QuestionID != id || (runN > 0 && r.Run != runN) {
-			continue
-		}
-		modes = append(modes, r.Mode)
-		if mode != "" && r.Mode != mode {
-			continue
-		}
-		if r.PromptSHA256 == "" {
-			return fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
-		}
-		msgs, err := run.Dir(dir).Prompt(r.PromptSHA256)
-		if err != nil {
-			return err
-		}
-		if asJSON {
-			return json.NewEncoder(g.stdout).Encode(map[string]any{"question_id": id, "mode": r.Mode, "run": r.Run, "messages": msgs})
-		}
-		fmt.Fprintf(g.out, "# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
-		for _, m := range msgs {
-			fmt.Fprintf(g.out, "\n## %s\n\n%s\n", m.Role, m.Content)
-		}
-		return nil
+	if asJSON {
+		return json.NewEncoder(g.stdout).Encode(map[string]any{"question_id": id, "mode": r.Mode, "run": r.Run, "messages": msgs})
 	}
-	if len(modes) == 0 {
-		return fmt.Errorf("no record of question %q in %s", id, dir)
+	fmt.Fprintf(g.out, "# %s, mode %s, run %d (prompt %.12s…)\n", id, r.Mode, r.Run, r.PromptSHA256)
+	for _, m := range msgs {
+		fmt.Fprintf(g.out, "\n## %s\n\n%s\n", m.Role, m.Content)
 	}
-	return fmt.Errorf("question %q has no record in mode %q; its modes: %v", id, mode, modes)
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -138,34 +137,5 @@ func runReport(g *globalOptions, o reportOptions, args []string) error {
 		}
 		return report.PaperMarkdown(g.stdout, cmp)
 	}
-	write := func(path string, f func(*os.File) error) error {
-		out, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		if err := f(out); err != nil {
-			out.Close()
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		return out.Close()
-	}
-	if o.htmlPath != "" {
-		if err := write(o.htmlPath, func(f *os.File) error { return report.HTMLWith(f, runs, opt) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(g.errOut, "wrote %s\n", o.htmlPath)
-	}
-	if o.frontierSVG != "" {
-		if err := write(o.frontierSVG, func(f *os.File) error { return report.FrontierSVG(f, runs) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(g.errOut, "wrote %s\n", o.frontierSVG)
-	}
-	if o.mdPath != "" {
-		if err := write(o.mdPath, func(f *os.File) error { return report.MarkdownWith(f, runs, opt) }); err != nil {
-			return err
-		}
-		fmt.Fprintf(g.errOut, "wrote %s\n", o.mdPath)
-	}
-	return nil
+	return report.WriteFiles(runs, opt, report.Files{HTML: o.htmlPath, Markdown: o.mdPath, FrontierSVG: o.frontierSVG}, g.errOut)
 }

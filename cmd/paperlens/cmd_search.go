@@ -11,6 +11,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/batch"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
@@ -101,7 +102,7 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 	}
 	defer closer.Close()
 	if o.queries != "" {
-		return searchBatch(ctx, r, o.queries, o.k, g.stdin, g.stdout, g.stderr)
+		return searchQueries(ctx, g, r, o.queries, o.k)
 	}
 	hits, err := r.Search(ctx, retrieve.Query{Text: strings.Join(args, " "), PaperID: o.paper, K: o.k})
 	if err != nil {
@@ -121,4 +122,23 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 		fmt.Fprintln(g.errOut, "no passages matched")
 	}
 	return nil
+}
+
+// searchQueries searches every line of the queries file (stdin for "-")
+// with the indexes already open, and exits 1 when some line failed.
+func searchQueries(ctx context.Context, g *globalOptions, r retrieve.Retriever, path string, k int) error {
+	in, name := g.stdin, "standard input"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("--queries: %w", err)
+		}
+		defer f.Close()
+		in, name = f, path
+	}
+	n, err := batch.Search(ctx, r, in, name, k, g.stdout, g.stderr)
+	if err == nil && n.Failed > 0 {
+		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d queries in %s failed; each has an {\"id\",\"line\",\"error\"} line in the output, the others their hits", n.Failed, n.Total, name)}
+	}
+	return err
 }

@@ -2,11 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -67,24 +62,5 @@ func runServe(ctx context.Context, g *globalOptions, addr string, opt inspector.
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w (another server there? try --addr 127.0.0.1:0 for any free port)", addr, err)
-	}
-	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		fmt.Fprintf(g.errOut, "warning: listening on %s: anyone who can reach this machine can read these runs\n", ln.Addr())
-	}
-	srv := site.Server(0)
-	fmt.Fprintf(g.stdout, "paperlens inspector: %d run(s) at http://%s/  (read-only; Ctrl-C stops)\n", len(args), ln.Addr())
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return site.ListenAndServe(ctx, addr, g.stdout, g.errOut)
 }

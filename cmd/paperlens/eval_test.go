@@ -86,7 +86,7 @@ func TestEvalKilledAndResumed(t *testing.T) {
 	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
 		"--mode", "closed-book", "--runs", "2", "--concurrency", strconv.Itoa(workers), "--out", out, "--home", t.TempDir()}
 
-	c := command(args...)
+	c := paperlensProcess(args...)
 	c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
 	var stderr strings.Builder
 	c.Stderr = &stderr
@@ -189,13 +189,12 @@ func TestEvalSurvivesFaultyServer(t *testing.T) {
 		Faults: modeltest.Faults{Seed: 3, RateLimit: 0.05, ServerError: 0.05, CutOff: 0.05, Stall: 0.05, StallFor: 30 * time.Second}})
 	data := writeQuestions(t, 400)
 	out := filepath.Join(t.TempDir(), "run")
-	c := command("eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
+	stdout, stderr, code := (cli{env: []string{"OPENAI_API_KEY=" + key}}).run(t, "eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
 		"--mode", "closed-book", "--runs", "1", "--concurrency", "16", "--attempt-timeout", "1s", "--max-attempts", "8",
 		"--out", out, "--home", t.TempDir())
-	c.Env = append(c.Env, "OPENAI_API_KEY="+key)
-	output, err := c.CombinedOutput()
-	if err != nil {
-		t.Fatalf("eval: %v\n%s", err, output)
+	output := stdout + stderr
+	if code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, output)
 	}
 	recs := readRecords(t, out)
 	seen := map[string]bool{}
@@ -232,7 +231,7 @@ func TestStudyOffline(t *testing.T) {
 		t.Skip("whole study")
 	}
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	c := command("study", "--home", t.TempDir(), "--out", t.TempDir(), "--runs", "2")
+	c := paperlensProcess("study", "--home", t.TempDir(), "--out", t.TempDir(), "--runs", "2")
 	c.Dir = root
 	out, err := c.Output()
 	if err != nil {

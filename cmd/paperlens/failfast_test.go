@@ -38,23 +38,20 @@ func TestEvalFailsFast(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
-			c := command("eval", "--bench", "jsonl", "--data", data, "--model", "m", "--base-url", tc.url, "--mode", "closed-book",
-				"--runs", "3", "--out", out, "--home", t.TempDir())
-			c.Env = append(c.Env, "OPENAI_API_KEY="+tc.key)
-			var stderr strings.Builder
-			c.Stderr = &stderr
 			// Failing fast is failing at the preflight, before any
 			// question: the message and the empty results say so. How
 			// soon is not timed (a busy machine decides that).
-			if err := c.Run(); err == nil {
+			_, stderr, code := (cli{env: []string{"OPENAI_API_KEY=" + tc.key}}).run(t, "eval", "--bench", "jsonl", "--data", data, "--model", "m",
+				"--base-url", tc.url, "--mode", "closed-book", "--runs", "3", "--out", out, "--home", t.TempDir())
+			if code == 0 {
 				t.Fatal("exit 0")
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(stderr.String(), w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr.String())
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
 				}
 			}
-			if strings.Contains(stderr.String(), "sk-wrong-key") {
+			if strings.Contains(stderr, "sk-wrong-key") {
 				t.Error("the key was printed")
 			}
 			if recs := readRecords(t, out); len(recs) != 0 {
@@ -233,7 +230,7 @@ func TestEvalFolderLock(t *testing.T) {
 	out, home := filepath.Join(t.TempDir(), "run"), t.TempDir()
 	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "m", "--base-url", srv.BaseURL(),
 		"--mode", "closed-book", "--runs", "1", "--concurrency", "1", "--out", out, "--home", home}
-	first := command(args...)
+	first := paperlensProcess(args...)
 	var firstErr strings.Builder
 	first.Stderr = &firstErr
 	if err := first.Start(); err != nil {

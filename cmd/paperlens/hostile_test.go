@@ -78,7 +78,7 @@ func TestIngestHostileBatch(t *testing.T) {
 	// Every hostile case is stopped by a guard or the memory cap, not the
 	// clock, so the time limit is only a backstop, and a minute: 10 s could
 	// time out a real paper on a busy machine.
-	c := underMemoryLimit(t, command("ingest", "--json", "--workers", "2", "--timeout", "1m", "--doc-memory", "512MiB", "--home", t.TempDir(), dir))
+	c := underMemoryLimit(t, paperlensProcess("ingest", "--json", "--workers", "2", "--timeout", "1m", "--doc-memory", "512MiB", "--home", t.TempDir(), dir))
 	var out, errb strings.Builder
 	c.Stdout, c.Stderr = &out, &errb
 	start := time.Now()
@@ -224,7 +224,7 @@ func TestIngestUnreadableAndHugeInTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	const timeout = 8 * time.Second
-	c := command("ingest", "--json", "--workers", "2", "--timeout", timeout.String(), "--home", t.TempDir(), dir)
+	c := paperlensProcess("ingest", "--json", "--workers", "2", "--timeout", timeout.String(), "--home", t.TempDir(), dir)
 	stdout, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

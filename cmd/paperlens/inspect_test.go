@@ -17,7 +17,7 @@ import (
 // paperlensIn runs the CLI in dir, as a user whose shell is there.
 func paperlensIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	c := command(args...)
+	c := paperlensProcess(args...)
 	c.Dir = dir
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb

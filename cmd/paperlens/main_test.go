@@ -2,16 +2,18 @@ package main
 
 import (
 	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,20 +23,28 @@ import (
 	"github.com/paperlens/paperlens/internal/testcorpus"
 )
 
-// The test binary doubles as the paperlens command: with PAPERLENS_BE_MAIN
-// set it runs main's logic, so tests exercise the real CLI (flags, exit
-// statuses, output) in a real subprocess that can be killed.
+// Most tests run the CLI in this process (paperlens): the real command
+// tree, flags, streams and exit statuses, with nothing of an invocation
+// shared. The test binary also doubles as the paperlens command: with
+// PAPERLENS_BE_MAIN set it runs main's logic, for the tests that need a
+// real process (paperlensProcess: one that is killed, signalled, limited,
+// or run in another directory), and it serves the extraction workers that
+// every ingest, in process or not, re-executes this binary for.
 func TestMain(m *testing.M) {
-	if os.Getenv("PAPERLENS_BE_MAIN") == "1" {
+	// A first argument that is no test flag means the binary was run as
+	// the command (by bench, which times "SELF ingest ..."): never as a
+	// second test run, which would start a third.
+	asCommand := len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.")
+	if os.Getenv("PAPERLENS_BE_MAIN") == "1" || ingest.IsWorker() || asCommand {
 		os.Exit(cliMain(os.Args[1:]))
 	}
-	// These tests mostly wait on the CLI in a child process and on loopback
-	// servers with latency, so more of them at once than the 2 cores
+	// These tests mostly wait on loopback servers with latency and on
+	// worker processes, so more of them at once than the 2 cores
 	// GOMAXPROCS allows keeps the suite short; -parallel on the command
 	// line still wins.
 	flag.Parse()
-	if !parallelSet() && runtime.GOMAXPROCS(0) < 4 {
-		_ = flag.Set("test.parallel", "4")
+	if !parallelSet() && runtime.GOMAXPROCS(0) < 8 {
+		_ = flag.Set("test.parallel", "8")
 	}
 	code := m.Run()
 	stopBrowser()
@@ -63,17 +73,21 @@ func hangGuard(t *testing.T) <-chan time.Time {
 	return time.After(left - left/10)
 }
 
-func command(args ...string) *exec.Cmd {
+// paperlensProcess is the CLI as a child process, for the tests that need
+// one: it can be killed or signalled, run under limits or in another
+// directory, and its environment is its own.
+func paperlensProcess(args ...string) *exec.Cmd {
 	c := exec.Command(os.Args[0], args...)
 	c.Env = append(os.Environ(), "PAPERLENS_BE_MAIN=1")
 	return c
 }
 
-// paperlens runs the CLI to completion and returns stdout, stderr and the exit status.
-func paperlens(t *testing.T, args ...string) (string, string, int) {
+// paperlensExec runs the CLI to completion as a child process and returns
+// stdout, stderr and the exit status.
+func paperlensExec(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	c := command(args...)
-	var out, errb bytes.Buffer
+	c := paperlensProcess(args...)
+	var out, errb strings.Builder
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()
 	var ee *exec.ExitError
@@ -85,6 +99,58 @@ func paperlens(t *testing.T, args ...string) (string, string, int) {
 	}
 	t.Fatalf("run %v: %v", args, err)
 	return "", "", -1
+}
+
+// paperlens runs the CLI to completion in this process and returns
+// stdout, stderr and the exit status.
+func paperlens(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return cli{}.run(t, args...)
+}
+
+// cli is an in-process invocation's environment and standard input.
+type cli struct {
+	env   []string  // NAME=value, over this process's environment
+	stdin io.Reader // nil: empty
+}
+
+// run runs the CLI to completion in this process, as main would with
+// these streams and this environment, and returns stdout, stderr and the
+// exit status.
+func (c cli) run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb lockedBuffer
+	code := c.start(&out, &errb, args...)()
+	return out.String(), errb.String(), code
+}
+
+// start runs the CLI in a goroutine, writing to out and errb, and returns
+// the wait for its exit status.
+func (c cli) start(out, errb io.Writer, args ...string) (wait func() int) {
+	return c.startContext(context.Background(), out, errb, args...)
+}
+
+// startContext is start under ctx: cancelling it is the Ctrl-C of main.
+func (c cli) startContext(ctx context.Context, out, errb io.Writer, args ...string) (wait func() int) {
+	env := map[string]string{}
+	for _, kv := range c.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	getenv := func(name string) string {
+		if v, ok := env[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
+	}
+	stdin := c.stdin
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	g := newGlobals(args, stdin, out, errb, getenv)
+	done := make(chan int, 1)
+	go func() { done <- runCLI(ctx, g) }()
+	return sync.OnceValue(func() int { return <-done })
 }
 
 func decodeResults(t *testing.T, out string) []ingest.Result {
@@ -126,7 +192,7 @@ func TestIngestKilledThenResumed(t *testing.T) {
 	home := t.TempDir()
 	inputs := []string{testcorpus.Path(t, "corpus", "pdf"), testcorpus.Path(t, "corpus", "html"), testcorpus.Path(t, "seeds")}
 
-	c := command(append([]string{"ingest", "--json", "--workers", "1", "--home", home}, inputs...)...)
+	c := paperlensProcess(append([]string{"ingest", "--json", "--workers", "1", "--home", home}, inputs...)...)
 	stdout, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // ingest is refused with a message saying what to do; and an eval started
 // while something writes the home fails, naming it, instead of waiting.
 func TestEvalsShareAHome(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	arrived := make(chan struct{})
 	var once sync.Once
@@ -40,7 +41,7 @@ func TestEvalsShareAHome(t *testing.T) {
 	out1, out2 := filepath.Join(t.TempDir(), "m"), filepath.Join(t.TempDir(), "ir")
 	common := []string{"eval", "--bench", "elaipbench", "--data", sample, "--mode", "bm25,hybrid", "--runs", "1", "--limit", "4", "--home", home}
 
-	first := command(append(common, "--model", "m", "--base-url", srv.BaseURL(), "--concurrency", "2", "--out", out1)...)
+	first := paperlensProcess(append(common, "--model", "m", "--base-url", srv.BaseURL(), "--concurrency", "2", "--out", out1)...)
 	first.Env = append(first.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
 	var firstErr bytes.Buffer
 	first.Stderr = &firstErr

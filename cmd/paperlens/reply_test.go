@@ -83,19 +83,18 @@ func TestEvalProgressShowsCallsInFlight(t *testing.T) {
 			return nil
 		}})
 	data := writeQuestions(t, 4)
-	c := command("eval", "--bench", "jsonl", "--data", data, "--model", "m", "--base-url", srv.BaseURL(),
+	stderr, w := io.Pipe()
+	wait := cli{}.start(io.Discard, w, "eval", "--bench", "jsonl", "--data", data, "--model", "m", "--base-url", srv.BaseURL(),
 		"--mode", "closed-book", "--runs", "2", "--progress-every", "50ms",
 		// Should the line never come, the held call times out and the run
 		// ends, so the test fails instead of hanging.
 		"--attempt-timeout", "60s",
 		"--out", filepath.Join(t.TempDir(), "run"), "--home", t.TempDir())
-	stderr, err := c.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- wait()
+		w.Close()
+	}()
 	var seen []string
 	found := ""
 	sc := bufio.NewScanner(stderr)
@@ -109,8 +108,8 @@ func TestEvalProgressShowsCallsInFlight(t *testing.T) {
 		}
 	}
 	io.Copy(io.Discard, stderr)
-	if err := c.Wait(); err != nil {
-		t.Errorf("eval: %v\n%s", err, strings.Join(seen, "\n"))
+	if code := <-exited; code != 0 {
+		t.Errorf("eval: exit %d\n%s", code, strings.Join(seen, "\n"))
 	}
 	if found == "" {
 		t.Fatalf("no line with 0/8 done and the call in flight:\n%s", strings.Join(seen, "\n"))

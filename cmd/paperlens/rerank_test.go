@@ -182,10 +182,8 @@ func TestEvalRerankLLMCached(t *testing.T) {
 	args := []string{"eval", "--data", data, "--model", "m", "--base-url", srv.BaseURL(), "--mode", "bm25,full+bm25",
 		"--runs", "2", "--limit", "6", "--max-passage-tokens", "128", "--out", out, "--home", t.TempDir(), "--rerank", "llm"}
 	evalRun := func() {
-		c := command(args...)
-		c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
-		if b, err := c.CombinedOutput(); err != nil {
-			t.Fatalf("eval --rerank llm: %v\n%s", err, b)
+		if out, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, args...); code != 0 {
+			t.Fatalf("eval --rerank llm: exit %d\n%s%s", code, out, errOut)
 		}
 	}
 	evalRun()

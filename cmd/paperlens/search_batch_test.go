@@ -175,11 +175,10 @@ func TestSearchQueriesBadLines(t *testing.T) {
 	}
 
 	// The same good line from stdin succeeds with status 0.
-	c := command("search", "--home", home, "--queries", "-")
-	c.Stdin = strings.NewReader(queryLine(t, "stdin", "how are pruned tokens restored", "") + "\n")
-	got, err := c.Output()
-	if err != nil || len(jsonLines(t, string(got))) != 1 {
-		t.Errorf("--queries - : %v %s", err, got)
+	stdin := strings.NewReader(queryLine(t, "stdin", "how are pruned tokens restored", "") + "\n")
+	got, errOut, code := (cli{stdin: stdin}).run(t, "search", "--home", home, "--queries", "-")
+	if code != 0 || len(jsonLines(t, got)) != 1 {
+		t.Errorf("--queries - : exit %d %s%s", code, got, errOut)
 	}
 
 	for _, bad := range [][]string{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -31,21 +32,38 @@ func startServe(t *testing.T, args ...string) string {
 	return startServeIn(t, "", args...)
 }
 
-// startServeIn is startServe run in dir ("" for the test's own).
+// startServeIn is startServe run in dir: in this process for the test's
+// own directory (""), stopped as Ctrl-C stops it when the test ends; as a
+// process working in dir otherwise.
 func startServeIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	c := command(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	c.Dir = dir
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	args = append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)
+	var out io.Reader
+	var errb lockedBuffer
+	if dir == "" {
+		ctx, cancel := context.WithCancel(context.Background())
+		r, w := io.Pipe()
+		wait := cli{}.startContext(ctx, w, &errb, args...)
+		go func() {
+			wait()
+			w.Close()
+		}()
+		t.Cleanup(func() { cancel(); wait() })
+		out = r
+	} else {
+		c := paperlensProcess(args...)
+		c.Dir = dir
+		pipe, err := c.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Stderr = &errb
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		out = pipe
 	}
-	var errb strings.Builder
-	c.Stderr = &errb
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
 	m := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`).FindStringSubmatch(line)
 	if err != nil || m == nil {

@@ -23,7 +23,7 @@ func TestIngestStopsCleanlyOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			home := t.TempDir()
-			c := command("ingest", "--json", "--workers", "1", "--home", home, testcorpus.Path(t, "corpus", "pdf"))
+			c := paperlensProcess("ingest", "--json", "--workers", "1", "--home", home, testcorpus.Path(t, "corpus", "pdf"))
 			stdout, err := c.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)

@@ -23,7 +23,7 @@ const ownPrefix = "github.com/paperlens/paperlens/"
 // goes back to compiling its patterns at start-up fails here by name.
 func TestStartupOwnInitAllocatesLittle(t *testing.T) {
 	t.Parallel()
-	c := command("--help")
+	c := paperlensProcess("--help")
 	c.Env = append(c.Env, "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	c.Stdout, c.Stderr = nil, &stderr

@@ -160,18 +160,14 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	// Passages of 160 tokens: at k=4 (budget 640, 22% of the mean paper)
 	// the oracle holds every question's evidence, so a reranker that
 	// lifts it from the top 30 can too.
-	c := command("study", "--home", home, "--out", outDir, "--runs", "1", "--models", "m", "--base-url", srv.BaseURL(),
+	// The sample as study takes it by default from the repository root.
+	out, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, "study", "--data", data, "--papers", papers,
+		"--home", home, "--out", outDir, "--runs", "1", "--models", "m", "--base-url", srv.BaseURL(),
 		"--mode", "full,bm25", "--rerank", "llm", "--rerank-model", "m",
 		"--query", "full", "--sweep", "--sweep-rerank", "none,llm", "--budgets", "320,640", "--sweep-passage-tokens", "160", "--sweep-windows", "", "--sweep-top", "2")
-	c.Dir = root
-	c.Env = append(c.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
-	var errb strings.Builder
-	c.Stderr = &errb
-	raw, err := c.Output()
-	if err != nil {
-		t.Fatalf("study --sweep --rerank llm: %v\n%s", err, errb.String())
+	if code != 0 {
+		t.Fatalf("study --sweep --rerank llm: exit %d\n%s", code, errOut)
 	}
-	out := string(raw)
 	studyCalls := srv.Count()
 
 	// The sweep's rows, for the record: the best reranked and unreranked
@@ -298,13 +294,11 @@ func TestStudySweepRerankLLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "again")
-	e := command("eval", "--home", filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", cfg.MaxPassageTokens)),
+	if o, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, "eval", "--home", filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", cfg.MaxPassageTokens)),
 		"--data", data, "--papers", papers, "--model", "m", "--base-url", srv.BaseURL(), "--mode", cfg.Modes[0], "--runs", "1",
 		"-k", strconv.Itoa(cfg.K), "--max-passage-tokens", strconv.Itoa(cfg.MaxPassageTokens), "--query", cfg.QueryForm,
-		"--order", cfg.Order, "--rerank", "llm", "--rerank-model", "m", "--out", again)
-	e.Env = append(e.Env, "OPENAI_API_KEY=sk-test-not-a-secret")
-	if b, err := e.CombinedOutput(); err != nil {
-		t.Fatalf("eval of %s: %v\n%s", chosen, err, b)
+		"--order", cfg.Order, "--rerank", "llm", "--rerank-model", "m", "--out", again); code != 0 {
+		t.Fatalf("eval of %s: exit %d\n%s%s", chosen, code, o, errOut)
 	}
 	calls, toks := rankGPTTokens(srv.Requests()[studyCalls:])
 	sum, err := run.Dir(again).ReadSummary()

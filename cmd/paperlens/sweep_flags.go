@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,10 +23,6 @@ type sweepFlags struct {
 	oracle  bool
 	top     int // study --sweep only
 }
-
-// sweepLevels are the complete@budget levels whose cheapest configuration
-// the sweep names, and study --sweep evaluates.
-var sweepLevels = []float64{0.95, 0.9, 0.8}
 
 func addSweepFlags(cmd *cobra.Command, s *sweepFlags) {
 	fl := cmd.Flags()
@@ -69,42 +64,4 @@ func (s *sweepFlags) config(retrievers []string, forms []retrieve.QueryForm, rrf
 		return c, err
 	}
 	return c, nil
-}
-
-// printSweep writes the sweep as a table and the cheapest configuration
-// reaching each level, or as JSON: one row a line, then a summary.
-func printSweep(w io.Writer, sw retrieval.Sweep, asJSON bool) error {
-	type best struct {
-		Level float64             `json:"level"`
-		Row   *retrieval.SweepRow `json:"row"`
-	}
-	var bests []best
-	for _, l := range sweepLevels {
-		b := best{Level: l}
-		if r, ok := sw.Cheapest(l, nil); ok {
-			b.Row = &r
-		}
-		bests = append(bests, b)
-	}
-	if asJSON {
-		enc := json.NewEncoder(w)
-		for _, r := range sw.Rows {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return enc.Encode(struct {
-			N          int     `json:"n"`
-			NoGold     int     `json:"no_gold"`
-			FullTokens float64 `json:"full_tokens"`
-			Searches   int     `json:"searches"`
-			Cheapest   []best  `json:"cheapest"`
-		}{sw.N, sw.NoGold, sw.FullTokens, sw.Searches, bests})
-	}
-	if err := sw.WriteTable(w); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	sw.WriteCheapest(w, sweepLevels)
-	return nil
 }

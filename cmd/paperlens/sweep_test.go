@@ -109,18 +109,15 @@ func TestStudySweepOffline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("study")
 	}
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	// The sample as study takes it by default from the repository root.
+	root := filepath.Join("..", "..")
 	home, outDir := t.TempDir(), t.TempDir()
-	c := command("study", "--home", home, "--out", outDir, "--runs", "1", "--models", "ir", "--mode", "full,dense",
+	s, errOut, code := paperlens(t, "study", "--data", filepath.Join(root, "testdata", "elaipbench", "sample.jsonl"),
+		"--papers", filepath.Join(root, "testdata", "papers"), "--home", home, "--out", outDir, "--runs", "1", "--models", "ir", "--mode", "full,dense",
 		"--sweep", "--budgets", "512", "--sweep-passage-tokens", "256,512", "--sweep-windows", "", "--sweep-top", "1")
-	c.Dir = root
-	var errb strings.Builder
-	c.Stderr = &errb
-	out, err := c.Output()
-	if err != nil {
-		t.Fatalf("study --sweep: %v\n%s", err, errb.String())
+	if code != 0 {
+		t.Fatalf("study --sweep: exit %d\n%s", code, errOut)
 	}
-	s := string(out)
 	for _, want := range []string{"# Retrieval: budget sweep", "complete@budget", "Evaluated with each model", "## ir: swept configurations", "of full's prompt tokens"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("study output lacks %q:\n%s", want, s)

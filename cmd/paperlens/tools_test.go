@@ -225,7 +225,7 @@ func TestEvalToolModeKilledAndRerun(t *testing.T) {
 		"--mode", "tool-search", "--runs", "1", "--concurrency", "4", "--web-provider", "searxng", "--searxng-url", searx.URL,
 		"--allow-private-hosts", "--out", out, "--home", t.TempDir()}
 
-	c := command(args...)
+	c := paperlensProcess(args...)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}

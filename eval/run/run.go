@@ -161,212 +161,284 @@ func pending(cfg Config, qs []bench.Question) (jobs []job, finished map[key]bool
 // way (a *BreakerError). Records that end in an error are kept and counted
 // in Result.Errors; a rerun retries them.
 func Run(ctx context.Context, opt Options) (Result, error) {
-	cfg := opt.Config
-	logw := opt.Log
-	if logw == nil {
-		logw = io.Discard
+	if opt.Log == nil {
+		opt.Log = io.Discard
 	}
-	if err := cfg.Validate(); err != nil {
+	r, release, err := openRun(opt)
+	defer release()
+	if err != nil {
 		return Result{}, err
 	}
+	if err := r.start(ctx); err != nil {
+		return r.res, err
+	}
+	closeTools, err := r.prepareTasks(ctx)
+	defer closeTools()
+	if err != nil {
+		return r.res, err
+	}
+	r.work(ctx)
+	return r.finish(ctx)
+}
+
+// runner is one invocation of Run: the folder, the jobs left, and the
+// state its tasks share.
+type runner struct {
+	opt      Options
+	cfg      Config
+	dir      Dir
+	ps       *prompts.Set
+	jobs     []job
+	finished map[key]bool
+	res      Result
+
+	// Set by prepareTasks.
+	b  *builder
+	sv solver
+	sc scorer
+	w  *writer
+
+	mu       sync.Mutex // guards the fields below, which the tasks share
+	prog     Progress
+	modeDone map[[2]string]int
+	brk      breaker
+	writeErr error
+	stopErr  error
+}
+
+// openRun checks the config, takes the folder (unless the caller holds
+// it), repairs its records and lists the jobs left. release undoes what
+// was taken, also on error.
+func openRun(opt Options) (r *runner, release func(), err error) {
+	release = func() {}
+	cfg := opt.Config
+	if err := cfg.Validate(); err != nil {
+		return nil, release, err
+	}
 	if cfg.Rerank != "" && opt.Rerank == nil {
-		return Result{}, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
+		return nil, release, fmt.Errorf("--rerank %s is set but no reranker was built (run.Options.Rerank)", cfg.Rerank)
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-		return Result{}, fmt.Errorf("create run folder: %w", err)
+		return nil, release, fmt.Errorf("create run folder: %w", err)
 	}
 	dir := Dir(cfg.Out)
 	if !opt.FolderLocked {
 		unlock, err := dir.Lock()
 		if err != nil {
-			return Result{}, err
+			return nil, release, err
 		}
-		defer unlock()
+		release = unlock
 	}
 	// A folder whose server refused a paper setting keeps leaving it out.
 	cfg = adoptDropped(cfg)
 	opt.Config = cfg
 	if err := checkSameRun(cfg); err != nil {
-		return Result{}, err
+		return nil, release, err
 	}
 	// Templates are checked before any call: a typo in --prompt-dir costs
 	// nothing.
 	ps, err := prompts.Load(cfg.PromptDir)
 	if err != nil {
-		return Result{}, err
+		return nil, release, err
 	}
 	if err := dir.repairRecords(); err != nil {
-		return Result{}, err
+		return nil, release, err
 	}
 	jobs, finished, err := pending(cfg, opt.Questions)
 	if err != nil {
-		return Result{}, err
+		return nil, release, err
 	}
-	res := Result{Dir: cfg.Out, Resumed: len(finished)}
-	if opt.Progress != nil {
+	r = &runner{opt: opt, cfg: cfg, dir: dir, ps: ps, jobs: jobs, finished: finished, res: Result{Dir: cfg.Out, Resumed: len(finished)}}
+	return r, release, nil
+}
+
+// start reports the totals, makes the preflight when there is work left,
+// and writes config.json.
+func (r *runner) start(ctx context.Context) error {
+	done := len(r.finished)
+	if r.opt.Progress != nil {
 		// The totals are known now, before the preflight and the first
 		// answer, which can each take minutes: a reporter that heard
 		// nothing until a record finished would say "0/0 done".
-		opt.Progress(Progress{Done: len(finished), Total: len(jobs) + len(finished), ModeTotal: len(opt.Questions), Resumed: len(finished)})
+		r.opt.Progress(Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: len(r.opt.Questions), Resumed: done})
 	}
-	if opt.Preflight != nil && len(jobs) > 0 {
-		if cfg, err = preflight(ctx, cfg, opt.Preflight, logw); err != nil {
-			return res, err
-		}
-		opt.Config = cfg
-	}
-	if err := dir.WriteConfig(cfg); err != nil {
-		return res, err
-	}
-	var tc agent.ToolCache // nil: no tool mode
-	if len(toolModes(cfg.Modes)) > 0 && !cfg.Offline() {
-		fc, err := agent.OpenFileCache(dir.path(ToolsFile))
+	if r.opt.Preflight != nil && len(r.jobs) > 0 {
+		cfg, err := preflight(ctx, r.cfg, r.opt.Preflight, r.opt.Log)
 		if err != nil {
-			return Result{}, fmt.Errorf("open the tool cache: %w", err)
+			return err
 		}
-		defer fc.Close()
+		r.cfg, r.opt.Config = cfg, cfg
+	}
+	return r.dir.WriteConfig(r.cfg)
+}
+
+// prepareTasks builds what every task uses: the tool cache, the solver,
+// the prompt builder, the scorer and its prompt log, and the record
+// writer. closeAll closes what it opened, also on error.
+func (r *runner) prepareTasks(ctx context.Context) (closeAll func(), _ error) {
+	var closers []func() error
+	closeAll = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			_ = closers[i]()
+		}
+	}
+	ps := r.ps
+	var tc agent.ToolCache // nil: no tool mode
+	if len(toolModes(r.cfg.Modes)) > 0 && !r.cfg.Offline() {
+		fc, err := agent.OpenFileCache(r.dir.path(ToolsFile))
+		if err != nil {
+			return closeAll, fmt.Errorf("open the tool cache: %w", err)
+		}
+		closers = append(closers, fc.Close)
 		tc = fc
 	}
-	sv, err := newSolver(opt, tc)
-	if err != nil {
-		return Result{}, err
+	var err error
+	if r.sv, err = newSolver(r.opt, tc); err != nil {
+		return closeAll, err
 	}
-	b := newBuilder(opt, ps)
-	sc := scorer{cfg: cfg, judge: opt.Judge, prompts: ps, header: opt.JudgeHeader}
-	if cfg.LogPrompts {
-		pl, err := dir.openPromptLog()
+	r.b = newBuilder(r.opt, ps)
+	r.sc = scorer{cfg: r.cfg, judge: r.opt.Judge, prompts: ps, header: r.opt.JudgeHeader}
+	if r.cfg.LogPrompts {
+		pl, err := r.dir.openPromptLog()
 		if err != nil {
-			return Result{}, err
+			return closeAll, err
 		}
-		defer pl.Close()
-		sc.log = pl
+		closers = append(closers, pl.Close)
+		r.sc.log = pl
 	}
+	if err := checkToolModes(ctx, r.opt, r.jobs); err != nil {
+		return closeAll, err
+	}
+	if r.w, err = r.dir.appendRecords(); err != nil {
+		return closeAll, err
+	}
+	// Closed again by finish; a second Close is harmless.
+	closers = append(closers, r.w.Close)
+	return closeAll, nil
+}
 
-	if err := checkToolModes(ctx, opt, jobs); err != nil {
-		return res, err
-	}
-	w, err := dir.appendRecords()
-	if err != nil {
-		return res, err
-	}
-	defer w.Close() // closed again after the tasks; a second Close is harmless
-
+// work runs one task per record, at most Concurrency at a time. A request
+// the server will refuse every time (a parameter the model does not
+// take), or a run of identical failures, stops the run instead of failing
+// every question: the tasks' context ends the calls in flight, stopErr
+// says what to change, and a stopped run feeds no more.
+func (r *runner) work(ctx context.Context) {
 	// Progress per mode and run starts from what earlier invocations did.
-	modeDone := map[[2]string]int{}
-	for k := range finished {
-		modeDone[[2]string{k.mode, fmt.Sprint(k.run)}]++
+	r.modeDone = map[[2]string]int{}
+	for k := range r.finished {
+		r.modeDone[[2]string{k.mode, fmt.Sprint(k.run)}]++
 	}
-	prog := Progress{Done: len(finished), Total: len(jobs) + len(finished), ModeTotal: len(opt.Questions),
-		Started: time.Now(), Resumed: len(finished)}
-	var pmu sync.Mutex
-	stopAfter := cfg.StopAfter
+	done := len(r.finished)
+	r.prog = Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: len(r.opt.Questions), Started: time.Now(), Resumed: done}
+	stopAfter := r.cfg.StopAfter
 	if stopAfter == 0 {
 		stopAfter = DefaultStopAfter
 	}
-	brk := breaker{limit: stopAfter}
-
-	var writeErr error
-	// A request the server will refuse every time (a parameter the model
-	// does not take), or a run of identical failures, stops the run instead
-	// of failing every question: wctx ends the calls in flight, stopErr
-	// says what to change.
+	r.brk = breaker{limit: stopAfter}
 	wctx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
-	var stopErr error
 	stop := func(err error) {
-		pmu.Lock()
-		if stopErr == nil {
-			stopErr = err
+		r.mu.Lock()
+		if r.stopErr == nil {
+			r.stopErr = err
 		}
-		pmu.Unlock()
+		r.mu.Unlock()
 		stopRun()
 	}
-	// One task per record, at most Concurrency at a time; a stopped run
-	// feeds no more.
 	var g errgroup.Group
-	g.SetLimit(max(cfg.Concurrency, 1))
-	for _, j := range jobs {
+	g.SetLimit(max(r.cfg.Concurrency, 1))
+	for _, j := range r.jobs {
 		if wctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			r, fatal, callErr := evaluate(wctx, b, sv, sc, j.q, j.mode, j.run)
-			if fatal != nil {
-				pmu.Lock()
-				n := prog.Done - prog.Resumed
-				pmu.Unlock()
-				stop(fmt.Errorf("stopped after %d of %d records: %w", n, len(jobs), fatal))
-				return nil
-			}
-			if wctx.Err() != nil && r.Error != "" {
-				return nil // interrupted: leave it for the next invocation
-			}
-			if err := w.write(r); err != nil {
-				pmu.Lock()
-				writeErr = err
-				pmu.Unlock()
-				stopRun()
-				return nil
-			}
-			if r.Error != "" {
-				fmt.Fprintf(logw, "%s [%s run %d]: %s\n", r.QuestionID, r.Mode, r.Run, r.Error)
-			}
-			pmu.Lock()
-			prog.Done++
-			mk := [2]string{r.Mode, fmt.Sprint(r.Run)}
-			modeDone[mk]++
-			prog.Mode, prog.Run, prog.ModeDone, prog.Record = r.Mode, r.Run, modeDone[mk], r
-			if r.Error != "" {
-				prog.Errors++
-			}
-			prog.Retries += max(r.Attempts-1, 0)
-			prog.Tokens += r.Usage.PromptTokens + r.Usage.CompletionTokens
-			snapshot := prog
-			tripped := brk.add(callErr)
-			pmu.Unlock()
-			if opt.Progress != nil {
-				opt.Progress(snapshot)
-			}
-			if tripped != nil {
-				stop(tripped)
-			}
+			r.task(wctx, j, stop, stopRun)
 			return nil
 		})
 	}
 	_ = g.Wait() // every task reports through stop, writeErr and the records
-	res.Done = prog.Done - len(finished)
-	closeErr := w.Close()
-	if writeErr == nil && closeErr != nil {
-		writeErr = closeErr
+}
+
+// task evaluates one job and records it: written, counted, reported, and
+// fed to the breaker.
+func (r *runner) task(ctx context.Context, j job, stop func(error), stopWrites func()) {
+	rec, fatal, callErr := evaluate(ctx, r.b, r.sv, r.sc, j.q, j.mode, j.run)
+	if fatal != nil {
+		r.mu.Lock()
+		n := r.prog.Done - r.prog.Resumed
+		r.mu.Unlock()
+		stop(fmt.Errorf("stopped after %d of %d records: %w", n, len(r.jobs), fatal))
+		return
 	}
-	if writeErr == nil {
-		// A rerun appends a redone record after the error it replaces;
-		// the file is rewritten with one line per record, so that a script
-		// reading it line by line never counts a question twice.
-		if _, err := compactResults(dir.path(ResultsFile)); err != nil {
-			fmt.Fprintf(logw, "note: %v; the superseded lines stay (readers keep the last record of each question)\n", err)
-		}
+	if ctx.Err() != nil && rec.Error != "" {
+		return // interrupted: leave it for the next invocation
+	}
+	if err := r.w.write(rec); err != nil {
+		r.mu.Lock()
+		r.writeErr = err
+		r.mu.Unlock()
+		stopWrites()
+		return
+	}
+	if rec.Error != "" {
+		fmt.Fprintf(r.opt.Log, "%s [%s run %d]: %s\n", rec.QuestionID, rec.Mode, rec.Run, rec.Error)
+	}
+	r.mu.Lock()
+	p := &r.prog
+	p.Done++
+	mk := [2]string{rec.Mode, fmt.Sprint(rec.Run)}
+	r.modeDone[mk]++
+	p.Mode, p.Run, p.ModeDone, p.Record = rec.Mode, rec.Run, r.modeDone[mk], rec
+	if rec.Error != "" {
+		p.Errors++
+	}
+	p.Retries += max(rec.Attempts-1, 0)
+	p.Tokens += rec.Usage.PromptTokens + rec.Usage.CompletionTokens
+	snapshot := *p
+	tripped := r.brk.add(callErr)
+	r.mu.Unlock()
+	if r.opt.Progress != nil {
+		r.opt.Progress(snapshot)
+	}
+	if tripped != nil {
+		stop(tripped)
+	}
+}
+
+// finish closes the records, rewrites them one line per record, and
+// writes the summary, also when the run stopped early, so that what was
+// done can be read and reported.
+func (r *runner) finish(ctx context.Context) (Result, error) {
+	res, dir := r.res, r.dir
+	res.Done = r.prog.Done - len(r.finished)
+	writeErr := r.writeErr
+	if closeErr := r.w.Close(); writeErr == nil && closeErr != nil {
+		writeErr = closeErr
 	}
 	if writeErr != nil {
 		return res, fmt.Errorf("write %s: %w (the records before it are kept; free space and rerun the same command to finish)", dir.path(ResultsFile), writeErr)
 	}
-	if stopErr == nil {
+	// A rerun appends a redone record after the error it replaces; the
+	// file is rewritten with one line per record, so that a script reading
+	// it line by line never counts a question twice.
+	if _, err := compactResults(dir.path(ResultsFile)); err != nil {
+		fmt.Fprintf(r.opt.Log, "note: %v; the superseded lines stay (readers keep the last record of each question)\n", err)
+	}
+	if r.stopErr == nil {
 		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("interrupted after %d of %d records (rerun the same command to finish): %w", prog.Done, prog.Total, err)
+			return res, fmt.Errorf("interrupted after %d of %d records (rerun the same command to finish): %w", r.prog.Done, r.prog.Total, err)
 		}
 	}
 	all, err := dir.Records()
 	if err != nil {
 		return res, err
 	}
-	// The summary is written also when the run stopped early, so that what
-	// was done can be read and reported.
-	res.Summary = Summarize(cfg, opt.Questions, all)
+	res.Summary = Summarize(r.cfg, r.opt.Questions, all)
 	res.Errors = countErrors(all)
 	if err := dir.WriteSummary(res.Summary); err != nil {
 		return res, err
 	}
-	return res, stopErr
+	return res, r.stopErr
 }
 
 // preflight runs the endpoints' checks once. A paper setting the server

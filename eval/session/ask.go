@@ -3,8 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
@@ -73,4 +75,97 @@ func Ask(ctx context.Context, req Request, q bench.Question, modeName string) (A
 		}
 	}
 	return a, nil
+}
+
+// Write shows the answer to q in mode as ask prints it: the passages the
+// model was given with their scores, what --expand added, the answer and
+// the passages it cites. Without a model, a free-form question gets a note
+// on how to get an answer instead of the ir baseline's error.
+func (a Answer) Write(w io.Writer, q bench.Question, mode string) error {
+	rec, c := a.Record, a.Config
+	fmt.Fprintf(w, "Passages given to the model (%s, mode %s):\n\n", q.PaperID, mode)
+	for _, h := range a.Hits {
+		fmt.Fprintf(w, "%2d  %8.4f  %s\n    %s\n\n", h.Rank, h.Score, h.PassageID, clip(strings.Join(strings.Fields(h.Text), " "), 400))
+	}
+	if n := expanded(rec); n != "" {
+		fmt.Fprintf(w, "--expand added their neighbours: %s\n\n", n)
+	}
+	if rec.TruncatedTokens > 0 {
+		fmt.Fprintf(w, "(%d tokens cut to fit --budget)\n", rec.TruncatedTokens)
+	}
+	if rec.Error != "" {
+		if c.Offline() && q.Type == "short" {
+			fmt.Fprintln(w, "No model configured, and the offline ir baseline answers multiple-choice questions only:\n"+
+				"pass --model NAME --base-url URL (key in $OPENAI_API_KEY) to get an answer.")
+			return nil
+		}
+		return fmt.Errorf("%s", rec.Error)
+	}
+	if rec.Route == run.RouteFull {
+		fmt.Fprintf(w, "Route: full. The model said the passages do not suffice, so it answered again from the whole paper.\n\n")
+	}
+	fmt.Fprintf(w, "Answer (%s):\n%s\n", c.Model, rec.Output)
+	if rec.Extracted != "" && q.Type != "short" {
+		fmt.Fprintf(w, "\nExtracted: %s\n", rec.Extracted)
+	}
+	printCited(w, a.Passages, rec.Cited)
+	return nil
+}
+
+// clip is s cut to n runes, with "…" when cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// expanded lists the passages --expand added beside the hits, or "".
+func expanded(rec run.Record) string {
+	var ids []string
+	for _, c := range rec.Context {
+		if c.Expanded {
+			ids = append(ids, c.PassageID)
+		}
+	}
+	return strings.Join(ids, ", ")
+}
+
+// printCited lists the passages the answer cites: id, section and first
+// words, so that a reader can check each claim against its source.
+func printCited(w io.Writer, byID map[string]corpus.Passage, cited []string) {
+	if len(cited) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nCited passages:\n")
+	for _, id := range cited {
+		p, ok := byID[id]
+		if !ok {
+			fmt.Fprintf(w, "  [%s] %s (no longer in the corpus)\n", citeShort(id), id)
+			continue
+		}
+		sec := ""
+		if p.Section != "" {
+			sec = " · § " + p.Section
+		}
+		fmt.Fprintf(w, "  [%s] %s%s\n      %s\n", citeShort(id), id, sec, firstWords(p.Text, 16))
+	}
+}
+
+// citeShort is the label the prompt offered for a passage id: p3 for x#3.
+func citeShort(id string) string {
+	if i := strings.LastIndexByte(id, '#'); i >= 0 {
+		return "p" + id[i+1:]
+	}
+	return id
+}
+
+// firstWords is the first n words of s, with "…" when there is more.
+func firstWords(s string, n int) string {
+	ws := strings.Fields(s)
+	if len(ws) <= n {
+		return strings.Join(ws, " ")
+	}
+	return strings.Join(ws[:n], " ") + " …"
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/paperlens/paperlens/model"
 )
 
 // WritePlan prints a dry run's plan: a table, or with asJSON the plan as
@@ -52,4 +54,62 @@ func WritePlan(w io.Writer, p Plan, asJSON bool) error {
 		fmt.Fprintf(w, "cannot build: %s\n", pr)
 	}
 	return nil
+}
+
+// Failures says what a finished (or breaker-stopped) run left to do: why
+// it stopped, how many records ended in an error (they count as wrong in
+// accuracy) and the most frequent errors; "" when every record is
+// error-free and the run was not stopped. The command exits 1 with it.
+func (r Result) Failures(stopErr error) string {
+	n := r.Failed()
+	if n == 0 && stopErr == nil {
+		return ""
+	}
+	var b strings.Builder
+	if stopErr != nil {
+		b.WriteString(stopErr.Error())
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%d record(s) ended in an error and count as wrong in accuracy; rerun the same command to retry them.", n)
+	for i, e := range r.Errors {
+		if i == 3 {
+			fmt.Fprintf(&b, "\n  … %d more kinds", len(r.Errors)-3)
+			break
+		}
+		msg := e.Error
+		if rs := []rune(msg); len(rs) > 240 {
+			msg = string(rs[:240]) + "…"
+		}
+		fmt.Fprintf(&b, "\n  %d× %s", e.N, msg)
+	}
+	return b.String()
+}
+
+// FindPrompt is the record of question id whose prompt prompt shows: in
+// mode (the first recorded when ""), run n (the first when 0), with the
+// messages it was sent, which the folder keeps with --log-prompts.
+func (d Dir) FindPrompt(id, mode string, n int) (Record, []model.Message, error) {
+	recs, err := d.Records()
+	if err != nil {
+		return Record{}, nil, err
+	}
+	var modes []string
+	for _, r := range recs {
+		if r.QuestionID != id || (n > 0 && r.Run != n) {
+			continue
+		}
+		modes = append(modes, r.Mode)
+		if mode != "" && r.Mode != mode {
+			continue
+		}
+		if r.PromptSHA256 == "" {
+			return r, nil, fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
+		}
+		msgs, err := d.Prompt(r.PromptSHA256)
+		return r, msgs, err
+	}
+	if len(modes) == 0 {
+		return Record{}, nil, fmt.Errorf("no record of question %q in %s", id, string(d))
+	}
+	return Record{}, nil, fmt.Errorf("question %q has no record in mode %q; its modes: %v", id, mode, modes)
 }

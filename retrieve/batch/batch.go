@@ -1,4 +1,7 @@
-package main
+// Package batch searches many queries with the indexes loaded once: the
+// lines of a JSONL file, {"id","query","paper"?}, each answered with one
+// JSON line in input order (paperlens search --queries).
+package batch
 
 import (
 	"bufio"
@@ -8,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -18,15 +20,15 @@ import (
 	"github.com/paperlens/paperlens/retrieve"
 )
 
-// batchQuery is one line of a --queries file.
-type batchQuery struct {
+// query is one line of a queries file.
+type query struct {
 	ID    json.RawMessage `json:"id"`
 	Query string          `json:"query"`
 	Paper string          `json:"paper,omitempty"`
 }
 
-// batchResult is one line of output: the hits of a query, or its error.
-type batchResult struct {
+// result is one line of output: the hits of a query, or its error.
+type result struct {
 	ID    json.RawMessage `json:"id"`
 	Line  int             `json:"line,omitempty"` // with an error only: where the query is in the file
 	Query string          `json:"query,omitempty"`
@@ -37,7 +39,7 @@ type batchResult struct {
 
 // MarshalJSON writes "hits" even when empty (a query that matched nothing
 // has hits [], not none) and never beside "error".
-func (r batchResult) MarshalJSON() ([]byte, error) {
+func (r result) MarshalJSON() ([]byte, error) {
 	if r.Error != "" {
 		return json.Marshal(struct {
 			ID    json.RawMessage `json:"id"`
@@ -57,27 +59,21 @@ func (r batchResult) MarshalJSON() ([]byte, error) {
 	}{r.ID, r.Query, r.Paper, hits})
 }
 
-// batchChunk is how many queries are searched at once before their results
+// chunk is how many queries are searched at once before their results
 // are written, in input order: enough to keep every core busy, few enough
 // that output streams and memory stays flat on any file length.
-const batchChunk = 256
+const chunk = 256
 
-// searchBatch runs every query of a JSONL file (or stdin for "-") through r
-// with the indexes already open, writing one JSON line per query to out in
-// input order. A line that cannot be searched is reported on its own line
-// and counted, and the batch goes on; the error returned says how many
-// failed, or why the file could not be read.
-func searchBatch(ctx context.Context, r retrieve.Retriever, path string, k int, stdin io.Reader, out io.Writer, progress io.Writer) error {
-	in := stdin
-	name := "standard input"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("--queries: %w", err)
-		}
-		defer f.Close()
-		in, name = f, path
-	}
+// Counts say how many queries a batch read and how many of them failed.
+type Counts struct{ Total, Failed int }
+
+// Search runs every query of a JSONL stream (name names it in messages)
+// through r, writing one JSON line per query to out in input order, and a
+// line on progress every few seconds. A line that cannot be searched is
+// reported on its own line and counted, and the batch goes on; the error
+// says why the stream could not be read or written, or that it held no
+// query.
+func Search(ctx context.Context, r retrieve.Retriever, in io.Reader, name string, k int, out io.Writer, progress io.Writer) (Counts, error) {
 	br := bufio.NewReaderSize(in, 1<<16)
 	bw := bufio.NewWriterSize(out, 1<<16)
 	enc := json.NewEncoder(bw)
@@ -85,19 +81,20 @@ func searchBatch(ctx context.Context, r retrieve.Retriever, path string, k int, 
 	type job struct {
 		line int
 		raw  []byte
-		res  batchResult
+		res  result
 	}
 	start, lastReport := time.Now(), time.Now()
-	lineNo, total, failed := 0, 0, 0
+	lineNo := 0
+	var n Counts
 	eof := false
 	for !eof {
 		var jobs []job
-		for len(jobs) < batchChunk {
+		for len(jobs) < chunk {
 			b, err := br.ReadBytes('\n')
 			if errors.Is(err, io.EOF) {
 				eof = true
 			} else if err != nil {
-				return fmt.Errorf("read %s after line %d: %w", name, lineNo, err)
+				return n, fmt.Errorf("read %s after line %d: %w", name, lineNo, err)
 			}
 			if len(b) > 0 {
 				lineNo++
@@ -120,43 +117,40 @@ func searchBatch(ctx context.Context, r retrieve.Retriever, path string, k int, 
 		}
 		if err := g.Wait(); err != nil {
 			bw.Flush()
-			return fmt.Errorf("search of %s stopped at line %d: %w", name, jobs[0].line, err)
+			return n, fmt.Errorf("search of %s stopped at line %d: %w", name, jobs[0].line, err)
 		}
 		for _, j := range jobs {
-			total++
+			n.Total++
 			if j.res.Error != "" {
-				failed++
+				n.Failed++
 			}
 			if err := enc.Encode(j.res); err != nil {
-				return fmt.Errorf("write results: %w", err)
+				return n, fmt.Errorf("write results: %w", err)
 			}
 		}
 		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("write results: %w", err)
+			return n, fmt.Errorf("write results: %w", err)
 		}
 		if progress != nil && time.Since(lastReport) > 2*time.Second {
 			lastReport = time.Now()
-			fmt.Fprintf(progress, "search: %d queries, %d failed, %.0f/s\n", total, failed, float64(total)/time.Since(start).Seconds())
+			fmt.Fprintf(progress, "search: %d queries, %d failed, %.0f/s\n", n.Total, n.Failed, float64(n.Total)/time.Since(start).Seconds())
 		}
 	}
-	if total == 0 {
-		return fmt.Errorf("%s holds no queries: write one JSON object a line, {\"id\": ..., \"query\": \"...\", \"paper\": \"...\"} (paper optional)", name)
+	if n.Total == 0 {
+		return n, fmt.Errorf("%s holds no queries: write one JSON object a line, {\"id\": ..., \"query\": \"...\", \"paper\": \"...\"} (paper optional)", name)
 	}
-	if failed > 0 {
-		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d queries in %s failed; each has an {\"id\",\"line\",\"error\"} line in the output, the others their hits", failed, total, name)}
-	}
-	return nil
+	return n, nil
 }
 
 // searchLine parses and searches one line; every failure is the line's own.
-func searchLine(ctx context.Context, r retrieve.Retriever, name string, line int, raw []byte, k int) batchResult {
-	fail := func(id json.RawMessage, format string, a ...any) batchResult {
+func searchLine(ctx context.Context, r retrieve.Retriever, name string, line int, raw []byte, k int) result {
+	fail := func(id json.RawMessage, format string, a ...any) result {
 		if len(id) == 0 {
 			id = json.RawMessage("null")
 		}
-		return batchResult{ID: id, Line: line, Error: fmt.Sprintf("%s line %d: ", name, line) + fmt.Sprintf(format, a...)}
+		return result{ID: id, Line: line, Error: fmt.Sprintf("%s line %d: ", name, line) + fmt.Sprintf(format, a...)}
 	}
-	var q batchQuery
+	var q query
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&q); err != nil {
@@ -177,5 +171,5 @@ func searchLine(ctx context.Context, r retrieve.Retriever, name string, line int
 	if err != nil {
 		return fail(q.ID, "%v", err)
 	}
-	return batchResult{ID: q.ID, Query: q.Query, Paper: q.Paper, Hits: hits}
+	return result{ID: q.ID, Query: q.Query, Paper: q.Paper, Hits: hits}
 }
