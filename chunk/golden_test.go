@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // goldenSplit holds hashes of Split, Sentences and token ends on the seed

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // seedTexts reads the shared seed papers, keyed by file name.

@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/internal/scaling"
+	"github.com/paperlens/paperlens/internal/testkit/scaling"
 )
 
 // Issue 12: chunking was quadratic on long unbroken text (a 20 MB line took
 // 71 s, a 50 MB one-word page did not finish in 200 s). These inputs are the
 // shapes that were slow. The claim is that time and memory are linear in
 // the text whatever its shape (doc.go), so the tests check that: the CPU
-// time at 4 times the size against 1 time (internal/scaling; about 4 now,
+// time at 4 times the size against 1 time (internal/testkit/scaling; about 4 now,
 // 16 for the quadratic runs of blanks before the fix), and the bytes
 // allocated per byte of text (about 35 at most now, 95-125 before, when a
 // long piece was merged whole). Neither depends on how busy the machine

@@ -20,10 +20,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/doctext/htmltext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 	"github.com/paperlens/paperlens/ingest/dataset"
-	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/pdftext"
 	"github.com/paperlens/paperlens/internal/isolate"
 )
 

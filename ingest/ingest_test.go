@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 func TestCleanPlain(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // The test binary is also the extraction worker: a Pool started with

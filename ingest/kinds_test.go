@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 )
 
 // markedExtract stands in for an extractor that marks kinds: a page

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // TestProcessGolden pins what each document's processing reports and

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 )
 
 func TestDocDeadlineTimedOut(t *testing.T) {

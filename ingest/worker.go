@@ -13,8 +13,8 @@ import (
 
 	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/doctext/htmltext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 	"github.com/paperlens/paperlens/internal/isolate"
 )
 

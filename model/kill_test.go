@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 	"github.com/paperlens/paperlens/model"
 )
 

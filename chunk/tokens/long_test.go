@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/paperlens/paperlens/internal/scaling"
+	"github.com/paperlens/paperlens/internal/testkit/scaling"
 )
 
 func letters(r *rand.Rand, n int, alphabet string) string {
@@ -103,7 +103,7 @@ func TestStreamIsEnds(t *testing.T) {
 
 // TestCountUnbrokenLinear counts letters without a space, one
 // pre-tokenisation piece: before pieces were bounded, 20 MB took about 28 s
-// and several GB. Cost and memory must be linear (internal/scaling): the
+// and several GB. Cost and memory must be linear (internal/testkit/scaling): the
 // CPU time at 4 times the size against 1 time, and the bytes allocated per
 // byte of text (about 12 now, 56 before), neither of which depends on how
 // busy the machine is, unlike the 20 s bound this test had.

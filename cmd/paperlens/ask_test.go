@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // Papers may come as a zip of PDFs named by paper_id (ElaipBench's

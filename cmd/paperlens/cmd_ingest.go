@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 // ingestOptions are the flags of ingest.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // A run whose disk fills up stops with the records it wrote intact; once

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // writeQuestions writes n closed-book multiple-choice questions in the

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // A dead endpoint (nothing listens on the port) and a rejected key stop

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/internal/modeltest"
-	"github.com/paperlens/paperlens/internal/pdftest"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/pdftest"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // crashWords are what a Go fatal error prints; none may reach the user.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // paperlensIn runs the CLI in dir, as a user whose shell is there.

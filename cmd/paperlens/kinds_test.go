@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // storedPassages reads a paper's passages through `paperlens passages --json`.

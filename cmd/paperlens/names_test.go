@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // One name per concept: --passage-tokens everywhere, the old names still

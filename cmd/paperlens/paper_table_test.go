@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/report"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // sampleGold reads the ElaipBench sample's gold answers, keyed by what a

@@ -11,7 +11,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // longPaperData writes an ElaipBench file of the sample's first n

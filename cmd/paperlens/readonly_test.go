@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // Two evals of different models on one home run at once: the first, held

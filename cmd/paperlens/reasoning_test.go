@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // reasoningServer stands in for an OpenAI o-series or GPT-5 endpoint: it

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // Issue 23: a loopback model server answers one question with 30 MB and

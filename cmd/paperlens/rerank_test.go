@@ -9,9 +9,9 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
-	"github.com/paperlens/paperlens/internal/reranktest"
-	"github.com/paperlens/paperlens/internal/sampletest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/reranktest"
+	"github.com/paperlens/paperlens/internal/testkit/sampletest"
 )
 
 // goldFirstScore stands in for a cross-encoder that knows the answer: a

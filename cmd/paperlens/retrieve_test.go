@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/qdranttest"
+	"github.com/paperlens/paperlens/internal/testkit/qdranttest"
 )
 
 func TestIndexSearchAndEvalRetrievalJSON(t *testing.T) {

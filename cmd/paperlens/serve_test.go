@@ -22,7 +22,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // startServe runs 'paperlens serve' on a free loopback port and returns its

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/agent"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // paperSearcher stands in for a tool-calling model under agent: it

@@ -16,7 +16,7 @@ import (
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/study"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )

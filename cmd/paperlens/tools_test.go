@@ -17,7 +17,7 @@ import (
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/agent/python"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
 
 // pythonAsker stands in for a model in LPFQA's code-interpreter setting:

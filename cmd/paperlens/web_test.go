@@ -15,8 +15,8 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/internal/modeltest"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // A web run through a fake SearXNG (a loopback server speaking its JSON API)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/eval/agent"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 	"github.com/paperlens/paperlens/model"
 )
 

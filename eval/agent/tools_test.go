@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/agent"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/modeltest"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/bm25"

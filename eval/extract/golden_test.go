@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/eval/mcq"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // The golden file pins what Extract returns on a few thousand replies, so

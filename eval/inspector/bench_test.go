@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
 )
 

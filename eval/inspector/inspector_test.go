@@ -15,8 +15,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 func serve(t *testing.T, cfg run.Config) (*httptest.Server, string) {

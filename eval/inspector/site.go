@@ -16,11 +16,11 @@ import (
 
 	"github.com/paperlens/paperlens/eval/bench"
 	// Aliased: the benchmarks declare a func report.
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/protocol"
 	runfolder "github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )
 

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 // Paths override what a run's config.json records (the --data and --home

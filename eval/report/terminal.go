@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/run"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/termsafe"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )

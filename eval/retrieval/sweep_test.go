@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/sampletest"
+	"github.com/paperlens/paperlens/internal/testkit/sampletest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )

@@ -7,11 +7,11 @@ import (
 	"sync"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/reranktest"
-	"github.com/paperlens/paperlens/internal/sampletest"
+	"github.com/paperlens/paperlens/internal/testkit/reranktest"
+	"github.com/paperlens/paperlens/internal/testkit/sampletest"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/assemble"
 	"github.com/paperlens/paperlens/eval/bench"
@@ -25,7 +26,6 @@ import (
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/stats"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/lazyregexp"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"

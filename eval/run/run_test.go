@@ -11,11 +11,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/retrieval"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/sampletest"
+	"github.com/paperlens/paperlens/internal/testkit/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"

@@ -20,7 +20,7 @@ import (
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
-	"github.com/paperlens/paperlens/internal/modeltest"
+	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"

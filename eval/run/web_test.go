@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
 	"github.com/paperlens/paperlens/retrieve/index"

@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/ingest/dataset"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
-	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
 const sample = "../../testdata/elaipbench/sample.jsonl"

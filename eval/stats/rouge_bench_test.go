@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // longReply repeats pieces to about n bytes.

@@ -8,7 +8,7 @@
 // and 84–102 MB allocated before main in every process (measured with
 // GODEBUG=inittrace=1 on a program importing go-htmldate v1.9.1 and v1.10.1;
 // upstream tracks this as markusmobius/go-dateparser#20). paperlens never
-// asks for a date: ingest/htmltext sets trafilatura's HtmlDateMode to
+// asks for a date: doctext/htmltext sets trafilatura's HtmlDateMode to
 // Disabled, and trafilatura calls FromDocument only in the other modes.
 // Linking the libraries anyway would make every paperlens command and
 // extraction worker pay for them; copying go-dateparser to defer that work

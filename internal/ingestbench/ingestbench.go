@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/ingest/pdftext"
 )
 
 // Options says what to measure.

@@ -16,7 +16,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 )
 
 // The tools, in the order they are run and printed.

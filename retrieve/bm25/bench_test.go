@@ -21,7 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

@@ -19,7 +19,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/internal/boltopen"
 	"github.com/paperlens/paperlens/retrieve"
 )

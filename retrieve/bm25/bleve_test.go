@@ -12,7 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

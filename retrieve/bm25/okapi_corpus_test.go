@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 )
 

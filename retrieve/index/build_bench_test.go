@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // BenchmarkIndexBuild builds every index (Bleve, Okapi, LSA and its vector

@@ -38,7 +38,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/bm25"
 	"github.com/paperlens/paperlens/retrieve/embed"

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
-	"github.com/paperlens/paperlens/internal/openaitest"
+	"github.com/paperlens/paperlens/internal/testkit/openaitest"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/bm25"
 	"github.com/paperlens/paperlens/retrieve/embed"

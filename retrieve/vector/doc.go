@@ -7,7 +7,7 @@
 // memory in one contiguous slice per paper, persisted to a bbolt file so a
 // crash mid-write leaves the previous state intact. Package
 // retrieve/vector/qdrant puts the same interface on a Qdrant server, and
-// package internal/vectortest is the contract test both pass.
+// package internal/testkit/vectortest is the contract test both pass.
 //
 // Vectors are normalised to unit length when stored, so the similarity is a
 // plain dot product. Every store remembers the dimension it was built with

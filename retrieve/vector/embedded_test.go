@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/internal/vectortest"
+	"github.com/paperlens/paperlens/internal/testkit/vectortest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 )
 

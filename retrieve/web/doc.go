@@ -15,8 +15,8 @@
 // it refuses, at dial time, any host that resolves to a loopback, private,
 // link-local, unspecified, multicast or other non-public address, so neither
 // a public name pointing inside nor a redirect can reach internal services
-// (SSRF). HTML goes through ingest/htmltext (go-trafilatura), PDF through
-// ingest/pdftext, text/plain is kept as is; other types are refused. The text
+// (SSRF). HTML goes through doctext/htmltext (go-trafilatura), PDF through
+// doctext/pdftext, text/plain is kept as is; other types are refused. The text
 // is whitespace-normalised (paragraphs separated by "\n\n") and cut to
 // FetchOptions.Tokens cl100k tokens, at a sentence end when one falls in the
 // second half of the budget. Failures never abort a search: they are

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/doctext/htmltext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 	"golang.org/x/net/html/charset"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/doctext/htmltext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 )
 
 // TestFetchGolden pins what fetch returns, the Doc and the cache's Page

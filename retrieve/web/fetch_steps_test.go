@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/paperlens/paperlens/ingest/htmltext"
-	"github.com/paperlens/paperlens/ingest/pdftext"
+	"github.com/paperlens/paperlens/doctext/htmltext"
+	"github.com/paperlens/paperlens/doctext/pdftext"
 )
 
 func TestExtractStatus(t *testing.T) {

@@ -37,7 +37,7 @@ const fuzzTokens = 64
 //	go test -run '^$' -fuzz '^FuzzFetchPage$' -fuzztime 30s ./retrieve/web/
 func FuzzFetchPage(f *testing.F) {
 	for _, name := range []string{"distill-like.html", "nav-footer.html"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "ingest", "htmltext", "testdata", name))
+		data, err := os.ReadFile(filepath.Join("..", "..", "doctext", "htmltext", "testdata", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/paperlens/paperlens/chunk/tokens"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // pageServer stands in for the web sites that search results point to. It

@@ -1,4 +1,4 @@
-// Command texenc generates ingest/pdftext/texenc_gen.go: the glyph-name
+// Command texenc generates doctext/pdftext/texenc_gen.go: the glyph-name
 // list, the built-in encodings of the TeX fonts and the CFF tables the PDF
 // extractor needs to read fonts that carry no ToUnicode map. It reads them
 // from TeX Live and Ghostscript, so the tables are those tools' own rather
@@ -13,7 +13,7 @@
 //     the Latin Modern math encodings lm-math*.enc.
 //   - Ghostscript's CFF standard strings and StandardEncoding.
 //
-// Run it with `go generate ./ingest/pdftext/` on a machine with texlive-base,
+// Run it with `go generate ./doctext/pdftext/` on a machine with texlive-base,
 // texlive-fonts-recommended and ghostscript installed.
 package main
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/internal/openaitest"
+	"github.com/paperlens/paperlens/internal/testkit/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/cache"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"

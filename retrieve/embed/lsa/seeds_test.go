@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/chunk"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/lsa"
 )

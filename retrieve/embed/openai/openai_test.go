@@ -19,7 +19,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/paperlens/paperlens/internal/openaitest"
+	"github.com/paperlens/paperlens/internal/testkit/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
 )

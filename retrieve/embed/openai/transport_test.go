@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/paperlens/paperlens/internal/httpx"
-	"github.com/paperlens/paperlens/internal/openaitest"
+	"github.com/paperlens/paperlens/internal/testkit/openaitest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
 )

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/paperlens/paperlens/internal/qdranttest"
+	"github.com/paperlens/paperlens/internal/testkit/qdranttest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 	"github.com/paperlens/paperlens/retrieve/vector/qdrant"
 )

@@ -16,8 +16,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/paperlens/paperlens/internal/qdranttest"
-	"github.com/paperlens/paperlens/internal/vectortest"
+	"github.com/paperlens/paperlens/internal/testkit/qdranttest"
+	"github.com/paperlens/paperlens/internal/testkit/vectortest"
 	"github.com/paperlens/paperlens/retrieve/vector"
 	"github.com/paperlens/paperlens/retrieve/vector/qdrant"
 )

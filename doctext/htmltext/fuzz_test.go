@@ -20,7 +20,7 @@ import (
 // text on paragraph bounds; and the memory taken must be in proportion to
 // the page.
 //
-//	go test -run '^$' -fuzz '^FuzzExtract$' -fuzztime 30s ./ingest/htmltext/
+//	go test -run '^$' -fuzz '^FuzzExtract$' -fuzztime 30s ./doctext/htmltext/
 func FuzzExtract(f *testing.F) {
 	for _, name := range []string{"distill-like.html", "nav-footer.html"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))

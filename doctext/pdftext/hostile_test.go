@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paperlens/paperlens/internal/pdftest"
+	"github.com/paperlens/paperlens/internal/testkit/pdftest"
 )
 
 // A hostile PDF that gets past the guards dies with a Go fatal error (out of

@@ -10,9 +10,9 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -21,7 +21,7 @@ import (
 // Data is the sample benchmark's path, wherever the test runs from.
 func Data() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "elaipbench", "sample.jsonl")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "elaipbench", "sample.jsonl")
 }
 
 // Questions loads the sample's questions.

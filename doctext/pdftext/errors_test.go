@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/pdftest"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/pdftest"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // printable reports whether a message is safe to print on a terminal: only

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 func corpusPDFs(t testing.TB) []string {

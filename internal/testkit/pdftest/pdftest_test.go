@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/ingest/pdftext"
-	"github.com/paperlens/paperlens/internal/pdftest"
-	"github.com/paperlens/paperlens/internal/scaling"
+	"github.com/paperlens/paperlens/doctext/pdftext"
+	"github.com/paperlens/paperlens/internal/testkit/pdftest"
+	"github.com/paperlens/paperlens/internal/testkit/scaling"
 )
 
 // maxBuildAlloc is the most a generator may allocate: the largest,

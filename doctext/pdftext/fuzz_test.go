@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/pdftest"
+	"github.com/paperlens/paperlens/internal/testkit/pdftest"
 )
 
 // FuzzExtract feeds damaged PDFs to Extract: it must return normally, with
@@ -18,7 +18,7 @@ import (
 // testdata/fuzz/FuzzExtract holds damaged variants of a small synthetic
 // PDF and runs as an ordinary test; explore further with
 //
-//	go test -run '^$' -fuzz FuzzExtract -fuzztime 60s ./ingest/pdftext/
+//	go test -run '^$' -fuzz FuzzExtract -fuzztime 60s ./doctext/pdftext/
 func FuzzExtract(f *testing.F) {
 	f.Add(fuzzBase())
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -106,7 +106,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 // proportion to the file. It is the fast part of FuzzExtract (no page is
 // read), so it reaches much further into the cross-reference forms:
 //
-//	go test -run '^$' -fuzz '^FuzzOpen$' -fuzztime 60s ./ingest/pdftext/
+//	go test -run '^$' -fuzz '^FuzzOpen$' -fuzztime 60s ./doctext/pdftext/
 func FuzzOpen(f *testing.F) {
 	for _, data := range fuzzSeeds() {
 		f.Add(data)

@@ -11,7 +11,7 @@
 //
 // Parsed in process by pdftext.Extract over ledongthuc/pdf
 // v0.0.0-20260907135840-6c8c28e0e8a0 without the guards, in a child
-// process under ulimit -v 2 GiB (TestHostile in ingest/pdftext; "fatal"
+// process under ulimit -v 2 GiB (TestHostile in doctext/pdftext; "fatal"
 // is a Go runtime fatal error, which recover cannot catch and which ends
 // the whole process):
 //
@@ -29,7 +29,7 @@
 //	extends-loop                653 B    hang: walks the two streams forever, no memory growth
 //	deep-nesting                451 kB   handled: the library stops at depth 1000 ("object nesting exceeds maximum depth")
 //
-// After the guards (ingest/pdftext's checkXref and the patched library in
+// After the guards (doctext/pdftext's checkXref and the patched library in
 // third_party/ledongthuc-pdf), each is an error of its own document, in
 // well under a second and far below the cap. Messages, all wrapping
 // pdftext.ErrMalformed:

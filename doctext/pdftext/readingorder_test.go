@@ -192,7 +192,7 @@ func TestParagraphOrderAgainstPdftotext(t *testing.T) {
 // of our text and of PyMuPDF's against pdftotext, and of ours against
 // PyMuPDF, so that a disagreement can be told from a mistake of ours:
 //
-//	PDFTEXT_ORDER_REPORT=1 go test -run ParagraphOrderReport -v ./ingest/pdftext/
+//	PDFTEXT_ORDER_REPORT=1 go test -run ParagraphOrderReport -v ./doctext/pdftext/
 func TestParagraphOrderReport(t *testing.T) {
 	if os.Getenv("PDFTEXT_ORDER_REPORT") == "" {
 		t.Skip("set PDFTEXT_ORDER_REPORT=1 to print the paragraph-order table")

@@ -9,7 +9,7 @@ import (
 // BenchmarkExtract extracts every corpus PDF once per iteration and reports
 // pages per second. Compare with BenchmarkPdftotext:
 //
-//	go test -run '^$' -bench . ./ingest/pdftext/
+//	go test -run '^$' -bench . ./doctext/pdftext/
 func BenchmarkExtract(b *testing.B) {
 	files := corpusPDFs(b)
 	pages := 0

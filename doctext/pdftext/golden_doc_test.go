@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // TestGoldenDocuments pins the whole Document (title, page count, text,
@@ -106,7 +106,7 @@ func goldenInputs(t *testing.T) map[string][]byte {
 	for _, pattern := range []string{"../../testdata/*/*.pdf", "testdata/texfonts/*.pdf"} {
 		m, _ := filepath.Glob(pattern)
 		for _, p := range m {
-			add("repo/"+strings.TrimPrefix(filepath.ToSlash(filepath.Join("ingest/pdftext", p)), "ingest/pdftext/../../"), p)
+			add("repo/"+strings.TrimPrefix(filepath.ToSlash(filepath.Join("doctext/pdftext", p)), "doctext/pdftext/../../"), p)
 		}
 	}
 	seeds, _ := filepath.Glob("testdata/fuzz/FuzzExtract/*")

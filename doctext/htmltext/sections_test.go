@@ -6,7 +6,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk"
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // On the shared pages every h2 becomes a section: the passages that follow

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paperlens/paperlens/ingest/htmltext"
+	"github.com/paperlens/paperlens/doctext/htmltext"
 )
 
 func ExampleExtract() {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/ledongthuc/pdf"
 
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // layoutText is the text of a PDF's lines before cleaning: the decoded

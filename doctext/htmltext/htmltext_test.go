@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	trafilatura "github.com/markusmobius/go-trafilatura"
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 )
 
 // leaks are fragments of <script>/<style> content or of our own internal

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/testcorpus"
+	"github.com/paperlens/paperlens/internal/testkit/testcorpus"
 	"golang.org/x/net/html"
 )
 
