@@ -19,23 +19,10 @@ func newBenchTextCmd(g *globalOptions) *cobra.Command {
 	var rounds int
 	var save string
 	cmd := &cobra.Command{
-		Use:   "text [DIR]",
-		Short: "Score our PDF text, pdftotext's and PyMuPDF's against ground truth typed by a reader",
-		Long: `bench text runs, on every NAME.pdf under DIR that has a NAME.txt (the text a
-reader would type, paragraphs separated by blank lines): our extractor in
-this process, pdftotext -enc UTF-8 FILE -, and PyMuPDF (when /usr/bin/python3
-can import fitz) joining page.get_text() of every page as py-pdf/benchmarks
-does. Each text is scored against NAME.txt with:
-  ratio     py-pdf's Levenshtein ratio over the whole text, 2·LCS/(n+m)
-  ratio-ws  the same after every run of white space becomes one space
-  order     of the paragraphs located in the output, the fraction of pairs
-            in the ground truth's order (located/paragraphs beside it)
-  symbols   recall of Greek letters, arrows and maths operators
-It prints the table (document × tool), each tool's means, each mean ratio
-over PyMuPDF's, and our extraction time over pdftotext's (medians over
---rounds). DIR defaults to testdata/groundtruth under the working directory,
-the repository's own set (regenerate its PDFs with its make.sh).`,
-		Example: "  paperlens bench text\n  paperlens bench text testdata/groundtruth --save /tmp/texts\n  paperlens bench text --json --rounds 5",
+		Use:     "text [DIR]",
+		Short:   "Score our PDF text, pdftotext's and PyMuPDF's against ground truth typed by a reader",
+		Long:    helpText("bench-text"),
+		Example: helpText("bench-text.example"),
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := defaultGroundTruth

@@ -27,48 +27,11 @@ func newIngestCmd(g *globalOptions) *cobra.Command {
 	o := ingestOptions{maxFile: byteSize(ingest.DefaultMaxFileSize)}
 	opt := &o.ingest
 	cmd := &cobra.Command{
-		Use:   "ingest [flags] PATH...",
-		Short: "Extract, clean and chunk PDF, text, HTML and dataset files into the corpus",
-		Long: `ingest reads files and folders (recursively) and stores each document's
-cleaned text and its passages under --home.
-
-  .pdf                     text layer, two-column reading order, headers/footers removed
-  .txt .md                 plain text (NFKC-normalised; one paragraph per line when
-                           the file has no blank lines)
-  .html .htm .xhtml        main text via trafilatura (navigation and widgets dropped)
-  .json .jsonl .parquet    benchmark files carrying paper_id + paper_content
-                           (ElaipBench): each distinct paper is ingested once
-
-A document's id is its file name without extension, or the dataset's paper_id.
-Passages are sentence-bounded, non-overlapping and at most --passage-tokens
-cl100k_base tokens; a passage is cut inside a sentence only when that one
-sentence is longer than the limit.
-
-Passage kinds: each passage records what it is, one of
-  ` + kind.Names(kind.All) + `
-(a heading joins the passage after it). --drop leaves kinds out of the
-stored text and its passages: by default contents pages and the text
-inside figures (axis ticks and labels), which win retrieval for questions
-they cannot answer. References are kept and marked, so that search, ask
-and eval can leave them out with --exclude-kinds references.
-  --drop references,front-matter   also drop the bibliography and title block
-  --drop none                      keep everything
-Changing --drop re-makes the passages of stored papers (from the stored
-text when it drops more, from the source when it keeps more).
-
-Unchanged files are skipped (content hash); a changed file replaces its
-passages; a killed run loses nothing that finished. Bad files are reported
-and skipped; the exit status is 1 when any input failed.
-
-Untrusted files: each document is read (regular files only, at most
---max-file-size), parsed, chunked and counted in a worker process that may
-use at most --doc-memory and is killed at --timeout. A file that makes the
-parser crash, run out of memory or loop is that file's error; the others
-go on. --isolate=false parses in this process instead, which is unsafe for
-files you did not make.`,
-		Example: `  paperlens ingest testdata/papers
-  paperlens ingest --json --min-tokens 4096 --reject-short papers/ elabench.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "ingest [flags] PATH...",
+		Short:   "Extract, clean and chunk PDF, text, HTML and dataset files into the corpus",
+		Long:    helpText("ingest"),
+		Example: helpText("ingest.example"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runIngest(cmd.Context(), g, o, args)
 		},

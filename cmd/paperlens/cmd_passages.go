@@ -15,12 +15,8 @@ func newPassagesCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "passages PAPER_ID",
 		Short: "Print one stored paper's passages in order",
-		Long: `passages prints the passages of one paper with their token counts, their
-byte offsets into the cleaned text (start, end), their kind (body,
-references, table...; see 'paperlens ingest --help') and the section they
-start in.
-'paperlens papers' lists the ids.`,
-		Args: cobra.ExactArgs(1),
+		Long:  helpText("passages"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPassages(g, asJSON, args[0])
 		},

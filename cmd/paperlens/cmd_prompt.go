@@ -14,14 +14,11 @@ func newPromptCmd(g *globalOptions) *cobra.Command {
 	var runN int
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "prompt RUN_DIR QUESTION_ID [--mode M] [--run N]",
-		Short: "Show the exact messages a question was sent (runs made with --log-prompts)",
-		Long: `prompt prints what the model literally read for one question: every
-message, as sent, from the run folder's prompts.db, which eval writes with
---log-prompts (each distinct prompt once, compressed).`,
-		Example: `  paperlens eval --bench elaipbench --data testdata/elaipbench/sample.jsonl --model ir --log-prompts --out runs/ir
-  paperlens prompt runs/ir eb-6321a9e9fe5f --mode full+bm25`,
-		Args: cobra.ExactArgs(2),
+		Use:     "prompt RUN_DIR QUESTION_ID [--mode M] [--run N]",
+		Short:   "Show the exact messages a question was sent (runs made with --log-prompts)",
+		Long:    helpText("prompt"),
+		Example: helpText("prompt.example"),
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPrompt(g, mode, runN, asJSON, args[0], args[1])
 		},

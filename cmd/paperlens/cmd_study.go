@@ -26,45 +26,11 @@ type studyOptions struct {
 func newStudyCmd(g *globalOptions) *cobra.Command {
 	var o studyOptions
 	cmd := &cobra.Command{
-		Use:   "study [flags]",
-		Short: "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
-		Long: `study runs the ElaipBench RAG study end to end:
-
-  1. ingests the benchmark's papers (--papers, or the paper_content of --data)
-  2. builds the BM25 and dense indexes
-  3. scores every retriever against the gold evidence (recall@k, MRR)
-  4. evaluates each model (--models) in every mode, --runs times
-  5. prints, per model, accuracy by mode and question type (like ElaipBench's
-     Table 2) and the RAG effect of each mode against the full-paper baseline
-
-With no model configured it runs the offline baselines (random and ir) on
-the sample in testdata/, so it works on a fresh clone with no key and no
-server. Point it at a real model with --models and --base-url.
-
-With --sweep it also scores the retrieval grid of eval retrieval --sweep
-(same flags) and evaluates the best --sweep-top configurations with each
-model, each under passage order score and document, as eval runs of their
-own (run folders study-MODEL-PARADIGM-sweep-...; a passage size other than
-the home's is ingested into HOME/sweep/passages-N). Picked: from the
-configurations a run can take (passages, reranked or not; not small-to-big
-windows, the oracle or the gold reranker, which are bounds), the Pareto set
-of complete@budget against context tokens; its cheapest reaching 0.95, 0.9
-and 0.8 in turn, then its most complete. The report says which matches the
-full-paper accuracy (within its 95% interval) at what share of its prompt
-tokens.
-
---sweep-rerank none,llm (or api) adds rows reranked by what --rerank
-configures; with llm, the sweep and every reranked run ask --rerank-model
-(default: the one model studied) at --rerank-base-url (default --base-url).
-A reranked row runs reranked (folder ...-rerank-llm), any other row runs
-without a reranker, and the usual modes rerank as --rerank says. The
-reranker's own calls are not in the prompt tokens the report compares.`,
-		Example: `  paperlens study
-  OPENAI_API_KEY=... paperlens study --models gpt-4o-mini,ir --data elabench.jsonl --papers papers/
-  paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1
-  paperlens study --sweep --budgets 256,512,768 --sweep-top 3
-  paperlens study --sweep --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --rerank llm --sweep-rerank none,llm`,
-		Args: cobra.NoArgs,
+		Use:     "study [flags]",
+		Short:   "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
+		Long:    helpText("study"),
+		Example: helpText("study.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStudy(cmd.Context(), g, &o, cmd.Flags().Changed)
 		},

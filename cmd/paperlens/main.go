@@ -4,16 +4,19 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
@@ -61,22 +64,9 @@ func (e *exitError) Error() string { return e.msg }
 
 func newRoot(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "paperlens",
-		Short: "Question answering over research papers, with and without retrieval",
-		Long: `paperlens reproduces the ElaipBench and LPFQA studies of retrieval-augmented
-generation on your own models and corpus.
-
-  study      the whole study on the sample, offline (start here)
-  ingest     PDF, text, HTML or dataset files -> clean text -> passages
-  papers     list what is stored; passages shows one paper's passages
-  index      BM25 (Bleve, Okapi) and dense indexes; search queries them
-  eval       a model on ElaipBench, LPFQA or your JSONL in every mode;
-             eval retrieval scores retrievers against the gold evidence
-  ask        one question, with the passages it was given
-  prompt     the exact messages a question was sent (--log-prompts)
-  bench      speed against a reference measured in the same run
-
-Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
+		Use:           "paperlens",
+		Short:         "Question answering over research papers, with and without retrieval",
+		Long:          helpText("paperlens"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -151,4 +141,21 @@ func (g *globalOptions) homeDir() string {
 		return h
 	}
 	return ".paperlens"
+}
+
+// The commands' help is prose kept in help/NAME.txt (the long
+// description) and help/NAME.example.txt (the examples), read as written:
+// easier to edit and review than Go string literals, as the prompt
+// templates are.
+//
+//go:embed help
+var helpFiles embed.FS
+
+// helpText is the help file of name, with {{kinds}} the passage kinds.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(fmt.Sprintf("no help for %s: %v", name, err)) // a build without its help files
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "{{kinds}}", kind.Names(kind.All))
 }

@@ -10,32 +10,8 @@ import (
 // The reranking flags of search, ask, eval, eval retrieval and study
 // (fixed names) fill a session.Rerank.
 
-const rerankHelp = `
-
-Reranking (--rerank; default none, which is what ElaipBench did): retrieval
-asks for --rerank-depth candidates (30), a second model reorders them, and
-the best k are kept.
-  none  the first-stage ranking as it is
-  api   a cross-encoder behind a rerank endpoint (--rerank-base-url), in the
-        protocol its server speaks (--rerank-protocol, auto by default):
-          tei     Text Embeddings Inference: POST <url>/rerank with
-                  {"query","texts"}; give its root, http://host:8080
-          cohere  Cohere, Jina, vLLM, Infinity: POST <url>/rerank with
-                  {"model","query","documents","top_n"}; give the
-                  versioned root, http://host:8000/v1 (vLLM),
-                  https://api.jina.ai/v1, https://api.cohere.com/v2
-        auto picks cohere for a URL ending in /v1 or /v2, tei otherwise.
-        One request per 32 passages; no key unless --rerank-api-key-env.
-  llm   a chat model orders the passages listwise (RankGPT's prompt): a
-        window of 20 passages slides from the back of the list to the
-        front, 10 at a time, so depth 30 costs 2 calls of up to about 8k prompt
-        tokens per question. --rerank-model (default --model, where the
-        command has one) at --rerank-base-url (default --base-url, else
-        $OPENAI_BASE_URL); answers are cached (in the run folder, or in
-        --home for search and eval retrieval).`
-
 func addRerankFlags(cmd *cobra.Command, f *session.Rerank) {
-	cmd.Long += rerankHelp
+	cmd.Long += helpText("rerank")
 	fl := cmd.Flags()
 	fl.StringVar(&f.Kind, "rerank", rerank.None, "second-stage reranking: none (the papers'), api (a /rerank endpoint: TEI, vLLM, Jina, Cohere) or llm (a chat model, RankGPT-style)")
 	fl.IntVar(&f.Depth, "rerank-depth", rerank.DefaultDepth, "first-stage candidates the reranker reorders before the top k are kept")
