@@ -20,11 +20,11 @@ import (
 type ingestOptions struct {
 	ingest  ingest.Options
 	asJSON  bool
-	maxFile byteSize
+	maxFile int64
 }
 
 func newIngestCmd(g *globalOptions) *cobra.Command {
-	o := ingestOptions{maxFile: byteSize(ingest.DefaultMaxFileSize)}
+	o := ingestOptions{maxFile: ingest.DefaultMaxFileSize}
 	opt := &o.ingest
 	cmd := &cobra.Command{
 		Use:     "ingest [flags] PATH...",
@@ -47,7 +47,7 @@ func newIngestCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opt.Drop, "drop", kind.Names(kind.DefaultDrop), "passage kinds left out of the stored text, comma-separated ("+kind.Names(kind.All)+"), or none")
 	f.StringVar(&opt.IDField, "id-field", "paper_id", "dataset field holding the paper id")
 	f.StringVar(&opt.ContentField, "content-field", "paper_content", "dataset field holding the paper's full text")
-	f.Var(&o.maxFile, "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
+	f.Var(size(&o.maxFile, 0, nil, 0), "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
 	addIsolationFlags(cmd, &g.iso)
 	return cmd
 }
@@ -56,7 +56,7 @@ func newIngestCmd(g *globalOptions) *cobra.Command {
 // line (JSON with --json), and exits 1 when some input failed.
 func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []string) error {
 	opt := o.ingest
-	opt.MaxFileSize, opt.Isolation = int64(o.maxFile), g.isolation
+	opt.MaxFileSize, opt.Isolation = o.maxFile, g.isolation
 	if _, err := ingest.ParseDrop(opt.Drop); err != nil {
 		return err
 	}
