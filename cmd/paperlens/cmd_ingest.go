@@ -7,13 +7,13 @@ import (
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/internal/progress"
 )
 
 // ingestOptions are the flags of ingest.
@@ -66,36 +66,19 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		return err
 	}
 	defer st.Close()
-	var bar *progressbar.ProgressBar
-	if !o.asJSON && g.stderrTTY {
-		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(g.stderr),
-			progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish())
-	}
 	enc := json.NewEncoder(g.stdout)
-	counts := map[string]int{}
-	start := time.Now()
+	rep := progress.NewIngest(g.stderr, !o.asJSON && g.stderrTTY)
 	failed, err := ingest.Run(ctx, st, args, opt, func(r ingest.Result) {
-		counts[r.Status]++
-		if bar != nil {
-			bar.Clear()
-		}
-		if o.asJSON {
-			_ = enc.Encode(r)
-		} else {
-			io.WriteString(g.out, r.Text())
-		}
-		if bar != nil {
-			_ = bar.Add(1)
-		}
+		rep.Add(r.Status, func() {
+			if o.asJSON {
+				_ = enc.Encode(r)
+			} else {
+				io.WriteString(g.out, r.Text())
+			}
+		})
 	})
-	if bar != nil {
-		_ = bar.Finish()
-	}
 	if !o.asJSON {
-		fmt.Fprintf(g.errOut, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
-			counts[ingest.StatusOK], counts[ingest.StatusSkipped], counts[ingest.StatusError],
-			time.Since(start).Seconds(), home)
+		rep.Done(g.errOut, home)
 	}
 	if err != nil {
 		return err

@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/eval/study"
 	"github.com/paperlens/paperlens/retrieve"
@@ -42,47 +39,25 @@ func newStudyCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// runStudy runs the whole study: with no data, the sample in testdata/;
-// with no model, the offline baselines; with no modes, every mode but the
-// tool modes, which need a model that calls tools (and a search engine, a
-// sandbox): they are asked for by name.
+// runStudy runs the whole study (study.Config.Defaults says what it
+// studies when not told).
 func runStudy(ctx context.Context, g *globalOptions, o *studyOptions, changed func(string) bool) error {
-	if o.cfg.Data == "" {
-		o.cfg.Data = filepath.Join("testdata", "elaipbench", "sample.jsonl")
-		if o.cfg.Papers == "" {
-			o.cfg.Papers = filepath.Join("testdata", "papers")
-		}
-	}
-	if _, err := os.Stat(o.cfg.Data); err != nil {
-		return fmt.Errorf("benchmark %s: %w (run from the repository root, or pass --data)", o.cfg.Data, err)
-	}
-	if o.models == "" && o.cfg.Model != "" {
-		o.models = o.cfg.Model // --model works as an alias of --models
-	}
-	ms := splitList(o.models)
-	if len(ms) == 0 {
-		ms = []string{"random", "ir"}
-		fmt.Fprintln(g.errOut, "No model configured: running the offline baselines random and ir.\n"+
-			"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
-	}
-	if o.modes == "" {
-		var names []string
-		for _, m := range mode.All() {
-			if !m.UsesTools() {
-				names = append(names, m.Name)
-			}
-		}
-		o.modes = strings.Join(names, ",")
-	}
 	req, err := o.request(g, changed)
 	if err != nil {
 		return err
 	}
-	qs, err := session.Questions(o.cfg, g.errOut)
+	ms := splitList(o.models)
+	if len(ms) == 0 {
+		ms = splitList(o.cfg.Model) // --model works as an alias of --models
+	}
+	cfg := study.Config{Eval: req, OutRoot: o.cfg.Out, Models: ms, Out: g.stdout, PlanJSON: o.asJSON}
+	if err := cfg.Defaults(g.errOut); err != nil {
+		return err
+	}
+	qs, err := session.Questions(cfg.Eval.Config, g.errOut)
 	if err != nil {
 		return err
 	}
-	cfg := study.Config{Eval: req, OutRoot: o.cfg.Out, Models: ms, Out: g.stdout, PlanJSON: o.asJSON}
 	if o.sweep.on {
 		forms := []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
 		if changed("query") {
