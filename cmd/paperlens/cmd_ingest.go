@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/ingest/corpus"
 	"github.com/paperlens/paperlens/internal/progress"
 )
 
@@ -61,14 +61,9 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		return err
 	}
 	home := g.homeDir()
-	st, err := corpus.Open(home, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	enc := json.NewEncoder(g.stdout)
 	rep := progress.NewIngest(g.stderr, !o.asJSON && g.stderrTTY)
-	failed, err := ingest.Run(ctx, st, args, opt, func(r ingest.Result) {
+	failed, err := session.Ingest(ctx, home, args, opt, func(r ingest.Result) {
 		rep.Add(r.Status, func() {
 			if o.asJSON {
 				_ = enc.Encode(r)

@@ -8,6 +8,7 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
@@ -77,7 +78,7 @@ func runInspect(g *globalOptions, o inspectOptions, args []string) error {
 		return fmt.Errorf("no question %q in %s; 'paperlens inspect %s' lists them", args[1], cfg.Data, dir)
 	}
 	var st *corpus.Store
-	if s, err := corpus.Open(cfg.Home, true); err == nil {
+	if s, err := session.OpenCorpus(cfg.Home); err == nil {
 		st = s
 		defer st.Close()
 	} else {

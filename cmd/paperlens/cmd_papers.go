@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/ingest/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 )
 
 func newPapersCmd(g *globalOptions) *cobra.Command {
@@ -27,7 +27,7 @@ func newPapersCmd(g *globalOptions) *cobra.Command {
 // runPapers lists the stored documents, one JSON object a line with
 // asJSON, else a table.
 func runPapers(g *globalOptions, asJSON bool) error {
-	st, err := corpus.Open(g.homeDir(), true)
+	st, err := session.OpenCorpus(g.homeDir())
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
@@ -27,7 +28,7 @@ func newPassagesCmd(g *globalOptions) *cobra.Command {
 
 // runPassages prints one paper's passages in order.
 func runPassages(g *globalOptions, asJSON bool, id string) error {
-	st, err := corpus.Open(g.homeDir(), true)
+	st, err := session.OpenCorpus(g.homeDir())
 	if err != nil {
 		return err
 	}
