@@ -95,7 +95,7 @@ func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) err
 	if err != nil {
 		return err
 	}
-	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}
+	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}
 	if !o.asJSON {
 		r.Progress = g.errOut
 	}

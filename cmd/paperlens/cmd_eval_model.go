@@ -160,7 +160,7 @@ func (f *evalOptions) request(g *globalOptions, changed func(string) bool) (sess
 	return session.Request{
 		Config: c, Overrides: o, Command: commandLine(g.args), Clients: cl,
 		Index: f.index.spec(g), Rerank: f.rerank, Web: web, Isolation: g.isolation,
-		Env: g.getenv, Log: g.errOut, DryRun: f.dryRun,
+		Env: g.env, Log: g.errOut, DryRun: f.dryRun,
 		Progress: session.Progress{W: g.stderr, Terminal: g.stderrTTY, Every: f.progressEvery},
 	}, nil
 }

@@ -78,7 +78,7 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 		}
 	}
 	home := g.homeDir()
-	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}, o.retriever, exclude)
+	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}, o.retriever, exclude)
 	if err != nil {
 		return err
 	}

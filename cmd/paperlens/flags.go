@@ -280,7 +280,7 @@ func addIndexFlags(cmd *cobra.Command, f *indexFlags) {
 // spec is the index settings, with the invocation's environment.
 func (f *indexFlags) spec(g *globalOptions) session.Index {
 	x := f.x
-	x.Env = g.getenv
+	x.Env = g.env
 	return x
 }
 

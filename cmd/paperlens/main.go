@@ -38,19 +38,21 @@ type globalOptions struct {
 	// stdoutTTY and stderrTTY say whether the streams are terminals
 	// (colour, live progress bars).
 	stdoutTTY, stderrTTY bool
-	getenv               func(string) string
-	args                 []string // the command line after the program name
-	iso                  isolationOptions
+	// env overrides variables of the process's environment (a test's);
+	// nil: none.
+	env  map[string]string
+	args []string // the command line after the program name
+	iso  isolationOptions
 	// isolation is how this invocation parses untrusted documents,
 	// settled before the command runs (prepareIsolation).
 	isolation *ingest.Isolation
 }
 
 // newGlobals are the options of an invocation over these streams.
-func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *globalOptions {
+func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, env map[string]string) *globalOptions {
 	return &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr,
 		out: termsafe.NewWriter(stdout), errOut: termsafe.NewWriter(stderr),
-		getenv: getenv, args: args, iso: defaultIsolation()}
+		env: env, args: args, iso: defaultIsolation()}
 }
 
 // exitError carries a process exit status out of a command without the
@@ -105,7 +107,7 @@ func main() {
 func cliMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g := newGlobals(args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	g := newGlobals(args, os.Stdin, os.Stdout, os.Stderr, nil)
 	g.stdoutTTY, g.stderrTTY = isatty.IsTerminal(os.Stdout.Fd()), isatty.IsTerminal(os.Stderr.Fd())
 	return runCLI(ctx, g)
 }
@@ -130,6 +132,14 @@ func runCLI(ctx context.Context, g *globalOptions) int {
 	// Errors quote file names, paper ids and replies: escaped, never obeyed.
 	fmt.Fprintln(g.stderr, "paperlens:", termsafe.Escape(err.Error()))
 	return 2
+}
+
+// getenv is name in the invocation's environment.
+func (g *globalOptions) getenv(name string) string {
+	if v, ok := g.env[name]; ok {
+		return v
+	}
+	return os.Getenv(name)
 }
 
 // homeDir resolves --home, then $PAPERLENS_HOME, then ./.paperlens.

@@ -27,8 +27,9 @@ type Index struct {
 	LSADim, RRFK                                    int
 	// BM25 is the scorer within a paper; "": index.DefaultBM25.
 	BM25 string
-	// Env looks up the embedding key and default URLs; nil: os.Getenv.
-	Env func(string) string
+	// Env overrides the process's environment for the embedding key and
+	// default URLs; nil: none.
+	Env map[string]string
 }
 
 // Scorer is the scorer behind bm25 and hybrid within a paper, as the index
