@@ -11,23 +11,27 @@ import (
 	"github.com/paperlens/paperlens/ingest/corpus"
 )
 
+// passagesOptions are the flags of passages.
+type passagesOptions struct{ asJSON bool }
+
 func newPassagesCmd(g *globalOptions) *cobra.Command {
-	var asJSON bool
+	var o passagesOptions
 	cmd := &cobra.Command{
 		Use:   "passages PAPER_ID",
 		Short: "Print one stored paper's passages in order",
 		Long:  helpText("passages"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPassages(g, asJSON, args[0])
+			return runPassages(g, o, args)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per passage")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object per passage")
 	return cmd
 }
 
 // runPassages prints one paper's passages in order.
-func runPassages(g *globalOptions, asJSON bool, id string) error {
+func runPassages(g *globalOptions, o passagesOptions, args []string) error {
+	id := args[0]
 	st, err := session.OpenCorpus(g.homeDir())
 	if err != nil {
 		return err
@@ -42,7 +46,7 @@ func runPassages(g *globalOptions, asJSON bool, id string) error {
 	}
 	enc := json.NewEncoder(g.stdout)
 	for _, p := range ps {
-		if asJSON {
+		if o.asJSON {
 			if err := enc.Encode(p); err != nil {
 				return err
 			}

@@ -8,8 +8,15 @@ import (
 	"github.com/paperlens/paperlens/eval/inspector"
 )
 
+// serveOptions are the flags of serve.
+type serveOptions struct {
+	addr        string
+	site        inspector.Options
+	homeChanged bool // --home given: the corpus is there now
+}
+
 func newServeCmd(g *globalOptions) *cobra.Command {
-	var addr, data string
+	var o serveOptions
 	cmd := &cobra.Command{
 		Use:     "serve [--home DIR] [--data FILE] [--addr 127.0.0.1:7575] RUN_DIR...",
 		Short:   "Browse runs in a read-only web inspector: per question, every mode side by side",
@@ -17,23 +24,24 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("serve.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := inspector.Options{Log: g.errOut, Data: data}
-			if cmd.Flags().Changed("home") {
-				opt.Home = g.homeDir()
-			}
-			return runServe(cmd.Context(), g, addr, opt, args)
+			o.homeChanged = cmd.Flags().Changed("home")
+			return runServe(cmd.Context(), g, o, args)
 		},
 	}
-	cmd.Flags().StringVar(&data, "data", "", "the runs' dataset, when config.json's path no longer finds it")
-	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7575", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.site.Data, "data", "", "the runs' dataset, when config.json's path no longer finds it")
+	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7575", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
 	return cmd
 }
 
-// runServe serves the runs read-only at addr until ctx ends.
-func runServe(ctx context.Context, g *globalOptions, addr string, opt inspector.Options, args []string) error {
-	site, err := inspector.Load(args, opt)
+// runServe serves the runs read-only at the address until ctx ends.
+func runServe(ctx context.Context, g *globalOptions, o serveOptions, args []string) error {
+	o.site.Log = g.errOut
+	if o.homeChanged {
+		o.site.Home = g.homeDir()
+	}
+	site, err := inspector.Load(args, o.site)
 	if err != nil {
 		return err
 	}
-	return site.ListenAndServe(ctx, addr, g.stdout, g.errOut)
+	return site.ListenAndServe(ctx, o.addr, g.stdout, g.errOut)
 }
