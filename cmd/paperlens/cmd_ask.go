@@ -22,23 +22,11 @@ type askOptions struct {
 func newAskCmd(g *globalOptions) *cobra.Command {
 	var o askOptions
 	cmd := &cobra.Command{
-		Use:   "ask [--paper ID] [--mode hybrid] [--model M] QUESTION",
-		Short: "Answer one question over the indexed corpus and show the passages used, with scores",
-		Long: `ask answers one question in one mode and prints the passages it was given
-(rank, score, passage id) and the model's answer. Options may be inline
-("... A. x B. y"); then the extracted answer letters are shown too.
-
-The model is asked to cite the passages it uses as [p3] (passage 3 of the
-paper); the cited passages that were in its context are listed under the
-answer with their section and first words. In mode self-route it is told
-to reply "unanswerable" when the passages do not suffice, and is then
-asked again with the whole paper.
-
-Without --model (or with --model ir) it answers with the offline ir
-baseline, which needs no key.`,
-		Example: `  paperlens ask --paper tidal-token-pruning "How are parked tokens restored?"
-  paperlens ask --paper trpo --mode full+hybrid --model gpt-4o-mini --base-url https://api.openai.com/v1 "What does the trust region bound?"`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "ask [--paper ID] [--mode hybrid] [--model M] QUESTION",
+		Short:   "Answer one question over the indexed corpus and show the passages used, with scores",
+		Long:    helpText("ask"),
+		Example: helpText("ask.example"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAsk(cmd.Context(), g, &o, cmd.Flags().Changed, args)
 		},

@@ -39,45 +39,11 @@ type retrievalOptions struct {
 func newEvalRetrievalCmd(g *globalOptions) *cobra.Command {
 	var o retrievalOptions
 	cmd := &cobra.Command{
-		Use:   "retrieval --bench elaipbench --data FILE",
-		Short: "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
-		Long: `eval retrieval asks each retriever for the passages of each question's own
-paper and measures how much of the gold evidence (ElaipBench's
-relevant_passage) they hold.
-
-Matching: gold and passages are normalised (NFKC, lower case, hyphens and
-punctuation dropped) and compared as word 3-grams. A gold sentence is found
-in a passage when the passage covers at least --threshold of its words.
-  recall@k  share of all gold words covered by the top k passages
-  hit@k     1 when some gold sentence is found in the top k
-  complete@k 1 when every gold sentence is found in the top k: a reader
-           needs all of it, so this bounds RAG accuracy
-  mrr       1 / rank of the first passage holding a gold sentence
-
-Query forms (--query, several allowed):
-  full     stem and all options as one query: the question as the dataset
-           stores it, which ElaipBench retrieves with (default)
-  stem     the question stem alone
-  options  the stem and stem + each option, fused by reciprocal rank
-           (each option has its own evidence)
-
---sweep scores a grid at equal token budgets instead: every passage size
-(--sweep-passage-tokens) x retriever x query form (all three unless --query
-is given) x rerank (--sweep-rerank), and small-to-big sentence windows
-(--sweep-windows) mapped to their parent passages, at each of --budgets. k
-is the number of whole passages that fit a budget. Each row reports
-complete@budget (gold evidence complete within those k passages), recall,
-mean context tokens, and the budget as a share of the mean full paper.
-Passage order (score or document) does not change what is in context, so
-it is not swept here; study --sweep puts it before a model.
-
-Papers the file carries (paper_content) are ingested when not stored yet; a
-row without paper_content uses the stored document with its paper_id.`,
-		Example: `  paperlens eval retrieval --bench elaipbench --data testdata/elaipbench/sample.jsonl
-  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25,dense,hybrid --query stem,options --json
-  paperlens eval retrieval --bench elaipbench --data elabench.jsonl --retriever bm25 --rerank api --rerank-base-url http://localhost:8080
-  paperlens eval retrieval --data testdata/elaipbench/sample.jsonl --sweep --budgets 256,512,768,1024`,
-		Args: cobra.NoArgs,
+		Use:     "retrieval --bench elaipbench --data FILE",
+		Short:   "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
+		Long:    helpText("eval-retrieval"),
+		Example: helpText("eval-retrieval.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.kGiven, o.queryGiven = cmd.Flags().Changed("k"), cmd.Flags().Changed("query")
 			return runRetrieval(cmd.Context(), g, o)
@@ -129,7 +95,7 @@ func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) err
 	if err != nil {
 		return err
 	}
-	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}
+	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}
 	if !o.asJSON {
 		r.Progress = g.errOut
 	}

@@ -107,60 +107,11 @@ func addEvalFlags(cmd *cobra.Command, f *evalOptions) {
 func newEvalModelCmd(g *globalOptions) *cobra.Command {
 	var f evalOptions
 	cmd := &cobra.Command{
-		Use:   "eval --bench elaipbench|lpfqa|jsonl --data FILE --model NAME [flags]",
-		Short: "Evaluate a model on a benchmark in every mode, with repeats, exact scoring and a RAG-effect report",
-		Long: `eval asks a model (any OpenAI-compatible chat API: OpenAI, vLLM, Ollama,
-llama.cpp, DeepSeek) every question in every mode, --runs times, and scores
-the answers exactly.
-
-Modes:
-  closed-book             question only
-  full                    the whole paper in context (ElaipBench's base setting)
-  bm25, dense, hybrid     top-k retrieved passages only (classic RAG)
-  full+bm25, full+dense,  the paper plus retrieved passages as auxiliary
-  full+hybrid             knowledge (ElaipBench's RAG setting)
-  oracle                  the gold evidence only: the ceiling for retrieval
-  web, full+web           web results pasted in (question or paper + results)
-  agent                   the question, and a search_paper tool the model calls
-  full+agent              the paper, and the search_paper tool
-  tool-search             web_search + open_page tools (LPFQA's Search setting)
-  tool-python             a sandboxed python tool (LPFQA's code interpreter)
-  self-route              retrieved passages, told to reply "unanswerable" when
-                          they do not suffice; then the whole paper (Self-Route)
-
-The run folder (--out) holds config.json (everything needed to rerun, no
-secrets), results.jsonl (one record per question, mode and run, appended as
-each finishes), summary.json and summary.md (accuracy by mode and question
-type, and each mode against the baseline: difference, 95% bootstrap interval,
-McNemar p, evidence recall). A killed run loses nothing: rerun the same
-command and only the unfinished questions are asked; calls that finished are
-served from the response cache in the run folder.
-
-Protocol: the defaults are the papers' settings (ElaipBench A.5, A.7;
-LPFQA §4), and summary.json, summary.md, the report and the inspector list
-every setting that departs from the paper and why.
-
-Reasoning models: --paradigm reasoning sends temperature 0.1 and 4,096
-answer tokens as ElaipBench A.5 did, the length as max_completion_tokens as
-OpenAI's o-series and GPT-5 require. A server that refuses a paper setting
-(o-series refuse temperature) is found by the preflight call: the run
-leaves that field out and records the departure. --reasoning-effort,
---extra-body (e.g. Qwen3's chat_template_kwargs) and --header cover the
-rest, and --judge-* set the judge's fields. A 400 naming a field you gave
-stops the run with the flag to change. --price in=X,out=Y adds the cost per
-mode to the summary.
-
-Accuracy counts every question, a question that ended in an error as
-wrong; the error count and the accuracy over answered questions stand
-beside it.
-
---model random and --model ir are offline baselines that need no key.`,
-		Example: `  paperlens eval --bench elaipbench --data testdata/elaipbench/sample.jsonl --model ir
-  OPENAI_API_KEY=... paperlens eval --bench elaipbench --data elabench.jsonl --model gpt-4o --mode full,full+bm25 --runs 3
-  paperlens eval --bench elaipbench --data elabench.jsonl --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --paradigm reasoning --max-tokens 16384
-  paperlens eval --bench elaipbench --data elabench.jsonl --base-url http://localhost:8000/v1 --model Qwen/Qwen3-8B --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'
-  paperlens eval --bench elaipbench --data elabench.jsonl --model o4-mini --paradigm reasoning --reasoning-effort high --price in=1.1,out=4.4`,
-		Args: cobra.NoArgs,
+		Use:     "eval --bench elaipbench|lpfqa|jsonl --data FILE --model NAME [flags]",
+		Short:   "Evaluate a model on a benchmark in every mode, with repeats, exact scoring and a RAG-effect report",
+		Long:    helpText("eval"),
+		Example: helpText("eval.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req, err := f.request(g, cmd.Flags().Changed)
 			if err != nil {
@@ -209,7 +160,7 @@ func (f *evalOptions) request(g *globalOptions, changed func(string) bool) (sess
 	return session.Request{
 		Config: c, Overrides: o, Command: commandLine(g.args), Clients: cl,
 		Index: f.index.spec(g), Rerank: f.rerank, Web: web, Isolation: g.isolation,
-		Env: g.getenv, Log: g.errOut, DryRun: f.dryRun,
+		Env: g.env, Log: g.errOut, DryRun: f.dryRun,
 		Progress: session.Progress{W: g.stderr, Terminal: g.stderrTTY, Every: f.progressEvery},
 	}, nil
 }

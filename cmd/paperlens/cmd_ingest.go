@@ -7,68 +7,31 @@ import (
 	"io"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
-	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/internal/progress"
 )
 
 // ingestOptions are the flags of ingest.
 type ingestOptions struct {
 	ingest  ingest.Options
 	asJSON  bool
-	maxFile byteSize
+	maxFile int64
 }
 
 func newIngestCmd(g *globalOptions) *cobra.Command {
-	o := ingestOptions{maxFile: byteSize(ingest.DefaultMaxFileSize)}
+	o := ingestOptions{maxFile: ingest.DefaultMaxFileSize}
 	opt := &o.ingest
 	cmd := &cobra.Command{
-		Use:   "ingest [flags] PATH...",
-		Short: "Extract, clean and chunk PDF, text, HTML and dataset files into the corpus",
-		Long: `ingest reads files and folders (recursively) and stores each document's
-cleaned text and its passages under --home.
-
-  .pdf                     text layer, two-column reading order, headers/footers removed
-  .txt .md                 plain text (NFKC-normalised; one paragraph per line when
-                           the file has no blank lines)
-  .html .htm .xhtml        main text via trafilatura (navigation and widgets dropped)
-  .json .jsonl .parquet    benchmark files carrying paper_id + paper_content
-                           (ElaipBench): each distinct paper is ingested once
-
-A document's id is its file name without extension, or the dataset's paper_id.
-Passages are sentence-bounded, non-overlapping and at most --passage-tokens
-cl100k_base tokens; a passage is cut inside a sentence only when that one
-sentence is longer than the limit.
-
-Passage kinds: each passage records what it is, one of
-  ` + kind.Names(kind.All) + `
-(a heading joins the passage after it). --drop leaves kinds out of the
-stored text and its passages: by default contents pages and the text
-inside figures (axis ticks and labels), which win retrieval for questions
-they cannot answer. References are kept and marked, so that search, ask
-and eval can leave them out with --exclude-kinds references.
-  --drop references,front-matter   also drop the bibliography and title block
-  --drop none                      keep everything
-Changing --drop re-makes the passages of stored papers (from the stored
-text when it drops more, from the source when it keeps more).
-
-Unchanged files are skipped (content hash); a changed file replaces its
-passages; a killed run loses nothing that finished. Bad files are reported
-and skipped; the exit status is 1 when any input failed.
-
-Untrusted files: each document is read (regular files only, at most
---max-file-size), parsed, chunked and counted in a worker process that may
-use at most --doc-memory and is killed at --timeout. A file that makes the
-parser crash, run out of memory or loop is that file's error; the others
-go on. --isolate=false parses in this process instead, which is unsafe for
-files you did not make.`,
-		Example: `  paperlens ingest testdata/papers
-  paperlens ingest --json --min-tokens 4096 --reject-short papers/ elabench.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "ingest [flags] PATH...",
+		Short:   "Extract, clean and chunk PDF, text, HTML and dataset files into the corpus",
+		Long:    helpText("ingest"),
+		Example: helpText("ingest.example"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runIngest(cmd.Context(), g, o, args)
 		},
@@ -84,7 +47,7 @@ files you did not make.`,
 	f.StringVar(&opt.Drop, "drop", kind.Names(kind.DefaultDrop), "passage kinds left out of the stored text, comma-separated ("+kind.Names(kind.All)+"), or none")
 	f.StringVar(&opt.IDField, "id-field", "paper_id", "dataset field holding the paper id")
 	f.StringVar(&opt.ContentField, "content-field", "paper_content", "dataset field holding the paper's full text")
-	f.Var(&o.maxFile, "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
+	f.Var(size(&o.maxFile, 0, nil, 0), "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
 	addIsolationFlags(cmd, &g.iso)
 	return cmd
 }
@@ -93,46 +56,24 @@ files you did not make.`,
 // line (JSON with --json), and exits 1 when some input failed.
 func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []string) error {
 	opt := o.ingest
-	opt.MaxFileSize, opt.Isolation = int64(o.maxFile), g.isolation
+	opt.MaxFileSize, opt.Isolation = o.maxFile, g.isolation
 	if _, err := ingest.ParseDrop(opt.Drop); err != nil {
 		return err
 	}
 	home := g.homeDir()
-	st, err := corpus.Open(home, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	var bar *progressbar.ProgressBar
-	if !o.asJSON && g.stderrTTY {
-		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(g.stderr),
-			progressbar.OptionSetDescription("ingesting"), progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish())
-	}
 	enc := json.NewEncoder(g.stdout)
-	counts := map[string]int{}
-	start := time.Now()
-	failed, err := ingest.Run(ctx, st, args, opt, func(r ingest.Result) {
-		counts[r.Status]++
-		if bar != nil {
-			bar.Clear()
-		}
-		if o.asJSON {
-			_ = enc.Encode(r)
-		} else {
-			io.WriteString(g.out, r.Text())
-		}
-		if bar != nil {
-			_ = bar.Add(1)
-		}
+	rep := progress.NewIngest(g.stderr, !o.asJSON && g.stderrTTY)
+	failed, err := session.Ingest(ctx, home, args, opt, func(r ingest.Result) {
+		rep.Add(r.Status, func() {
+			if o.asJSON {
+				_ = enc.Encode(r)
+			} else {
+				io.WriteString(g.out, r.Text())
+			}
+		})
 	})
-	if bar != nil {
-		_ = bar.Finish()
-	}
 	if !o.asJSON {
-		fmt.Fprintf(g.errOut, "%d ingested, %d unchanged (skipped), %d failed in %.1fs; corpus at %s\n",
-			counts[ingest.StatusOK], counts[ingest.StatusSkipped], counts[ingest.StatusError],
-			time.Since(start).Seconds(), home)
+		rep.Done(g.errOut, home)
 	}
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/eval/session"
 )
 
 // inspectOptions are the flags of inspect.
@@ -21,25 +22,11 @@ type inspectOptions struct {
 func newInspectCmd(g *globalOptions) *cobra.Command {
 	var o inspectOptions
 	cmd := &cobra.Command{
-		Use:   "inspect RUN_DIR [QUESTION_ID]",
-		Short: "Show, per question, what each mode retrieved, where the gold evidence was, and why it scored as it did",
-		Long: `inspect reads a run folder. Without a question id it lists the questions
-with a mark per mode (+ right, - wrong, ? miss, ! error). With one it shows,
-for each mode: the passages in rank order with their scores and the gold
-evidence marked in them, the gold sentences that were not retrieved with
-where they are in the paper, web results, the model's output and reasoning,
-the extracted answer, and tokens cut by the budget.
-
-Gold evidence is highlighted in colour on a terminal and between »« otherwise.
-
-It works from any directory: a dataset or corpus home that config.json
-records relative to where eval ran is looked for there too (the run
-folder's parents), and the path used is printed. --data and --home say
-where they are now.`,
-		Example: `  paperlens inspect runs/study-ir-base
-  paperlens inspect runs/study-ir-base eb-61f104363ed3 --mode full+hybrid
-  paperlens inspect ~/proj/runs/gpt-5-base eb-61f104363ed3 --data ~/proj/data/elaipbench.jsonl`,
-		Args: cobra.RangeArgs(1, 2),
+		Use:     "inspect RUN_DIR [QUESTION_ID]",
+		Short:   "Show, per question, what each mode retrieved, where the gold evidence was, and why it scored as it did",
+		Long:    helpText("inspect"),
+		Example: helpText("inspect.example"),
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.homeChanged = cmd.Flags().Changed("home")
 			return runInspect(g, o, args)
@@ -91,7 +78,7 @@ func runInspect(g *globalOptions, o inspectOptions, args []string) error {
 		return fmt.Errorf("no question %q in %s; 'paperlens inspect %s' lists them", args[1], cfg.Data, dir)
 	}
 	var st *corpus.Store
-	if s, err := corpus.Open(cfg.Home, true); err == nil {
+	if s, err := session.OpenCorpus(cfg.Home); err == nil {
 		st = s
 		defer st.Close()
 	} else {

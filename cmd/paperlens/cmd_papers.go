@@ -7,27 +7,30 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 )
 
+// papersOptions are the flags of papers.
+type papersOptions struct{ asJSON bool }
+
 func newPapersCmd(g *globalOptions) *cobra.Command {
-	var asJSON bool
+	var o papersOptions
 	cmd := &cobra.Command{
 		Use:   "papers",
 		Short: "List the documents stored under --home",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPapers(g, asJSON)
+			return runPapers(g, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object per document")
 	return cmd
 }
 
 // runPapers lists the stored documents, one JSON object a line with
 // asJSON, else a table.
-func runPapers(g *globalOptions, asJSON bool) error {
-	st, err := corpus.Open(g.homeDir(), true)
+func runPapers(g *globalOptions, o papersOptions) error {
+	st, err := session.OpenCorpus(g.homeDir())
 	if err != nil {
 		return err
 	}
@@ -36,7 +39,7 @@ func runPapers(g *globalOptions, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	if asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(g.stdout)
 		for _, d := range docs {
 			if err := enc.Encode(d); err != nil {

@@ -8,30 +8,31 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/eval/session"
 )
 
+// passagesOptions are the flags of passages.
+type passagesOptions struct{ asJSON bool }
+
 func newPassagesCmd(g *globalOptions) *cobra.Command {
-	var asJSON bool
+	var o passagesOptions
 	cmd := &cobra.Command{
 		Use:   "passages PAPER_ID",
 		Short: "Print one stored paper's passages in order",
-		Long: `passages prints the passages of one paper with their token counts, their
-byte offsets into the cleaned text (start, end), their kind (body,
-references, table...; see 'paperlens ingest --help') and the section they
-start in.
-'paperlens papers' lists the ids.`,
-		Args: cobra.ExactArgs(1),
+		Long:  helpText("passages"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPassages(g, asJSON, args[0])
+			return runPassages(g, o, args)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per passage")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object per passage")
 	return cmd
 }
 
 // runPassages prints one paper's passages in order.
-func runPassages(g *globalOptions, asJSON bool, id string) error {
-	st, err := corpus.Open(g.homeDir(), true)
+func runPassages(g *globalOptions, o passagesOptions, args []string) error {
+	id := args[0]
+	st, err := session.OpenCorpus(g.homeDir())
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runPassages(g *globalOptions, asJSON bool, id string) error {
 	}
 	enc := json.NewEncoder(g.stdout)
 	for _, p := range ps {
-		if asJSON {
+		if o.asJSON {
 			if err := enc.Encode(p); err != nil {
 				return err
 			}

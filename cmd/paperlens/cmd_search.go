@@ -27,28 +27,10 @@ type searchOptions struct {
 func newSearchCmd(g *globalOptions) *cobra.Command {
 	var o searchOptions
 	cmd := &cobra.Command{
-		Use:   "search [flags] QUERY | --queries FILE.jsonl",
-		Short: "Retrieve passages for a query, within one paper or across the corpus",
-		Long: `search ranks passages for QUERY with one retriever:
-
-  bm25    BM25: within a paper the --bm25 scorer (okapi unless told),
-          over the corpus okapi
-  bleve   Bleve's BM25        okapi   textbook Okapi BM25 (rank_bm25)
-  dense   embedder + vector store
-  hybrid  reciprocal rank fusion of bm25 and dense
-
-Indexes are brought up to date first, so search works right after ingest.
-
---queries FILE.jsonl searches many queries with the indexes loaded once:
-each line is {"id": ..., "query": "...", "paper": "..."} (paper optional:
-search within that paper), and each writes one line to stdout,
-{"id","query","paper","hits":[...]} with hits as --json prints them, in the
-order of the file. A line that fails writes {"id","line","error"} instead
-and the others go on; the exit status is then 1. FILE "-" reads stdin.`,
-		Example: `  paperlens search --paper tidal-token-pruning "how are pruned tokens restored"
-  paperlens search --retriever hybrid -k 5 --json "early exit calibration"
-  paperlens search --queries questions.jsonl -k 10 > hits.jsonl
-  paperlens search --paper trpo --rerank api --rerank-base-url http://localhost:8080 "what does the trust region bound"`,
+		Use:     "search [flags] QUERY | --queries FILE.jsonl",
+		Short:   "Retrieve passages for a query, within one paper or across the corpus",
+		Long:    helpText("search"),
+		Example: helpText("search.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.queries != "" {
 				if len(args) > 0 {
@@ -96,7 +78,7 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 		}
 	}
 	home := g.homeDir()
-	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.getenv, Log: g.errOut}, o.retriever, exclude)
+	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}, o.retriever, exclude)
 	if err != nil {
 		return err
 	}

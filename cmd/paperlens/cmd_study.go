@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/eval/study"
 	"github.com/paperlens/paperlens/retrieve"
@@ -26,45 +23,11 @@ type studyOptions struct {
 func newStudyCmd(g *globalOptions) *cobra.Command {
 	var o studyOptions
 	cmd := &cobra.Command{
-		Use:   "study [flags]",
-		Short: "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
-		Long: `study runs the ElaipBench RAG study end to end:
-
-  1. ingests the benchmark's papers (--papers, or the paper_content of --data)
-  2. builds the BM25 and dense indexes
-  3. scores every retriever against the gold evidence (recall@k, MRR)
-  4. evaluates each model (--models) in every mode, --runs times
-  5. prints, per model, accuracy by mode and question type (like ElaipBench's
-     Table 2) and the RAG effect of each mode against the full-paper baseline
-
-With no model configured it runs the offline baselines (random and ir) on
-the sample in testdata/, so it works on a fresh clone with no key and no
-server. Point it at a real model with --models and --base-url.
-
-With --sweep it also scores the retrieval grid of eval retrieval --sweep
-(same flags) and evaluates the best --sweep-top configurations with each
-model, each under passage order score and document, as eval runs of their
-own (run folders study-MODEL-PARADIGM-sweep-...; a passage size other than
-the home's is ingested into HOME/sweep/passages-N). Picked: from the
-configurations a run can take (passages, reranked or not; not small-to-big
-windows, the oracle or the gold reranker, which are bounds), the Pareto set
-of complete@budget against context tokens; its cheapest reaching 0.95, 0.9
-and 0.8 in turn, then its most complete. The report says which matches the
-full-paper accuracy (within its 95% interval) at what share of its prompt
-tokens.
-
---sweep-rerank none,llm (or api) adds rows reranked by what --rerank
-configures; with llm, the sweep and every reranked run ask --rerank-model
-(default: the one model studied) at --rerank-base-url (default --base-url).
-A reranked row runs reranked (folder ...-rerank-llm), any other row runs
-without a reranker, and the usual modes rerank as --rerank says. The
-reranker's own calls are not in the prompt tokens the report compares.`,
-		Example: `  paperlens study
-  OPENAI_API_KEY=... paperlens study --models gpt-4o-mini,ir --data elabench.jsonl --papers papers/
-  paperlens study --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1
-  paperlens study --sweep --budgets 256,512,768 --sweep-top 3
-  paperlens study --sweep --models Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --rerank llm --sweep-rerank none,llm`,
-		Args: cobra.NoArgs,
+		Use:     "study [flags]",
+		Short:   "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
+		Long:    helpText("study"),
+		Example: helpText("study.example"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStudy(cmd.Context(), g, &o, cmd.Flags().Changed)
 		},
@@ -76,47 +39,25 @@ reranker's own calls are not in the prompt tokens the report compares.`,
 	return cmd
 }
 
-// runStudy runs the whole study: with no data, the sample in testdata/;
-// with no model, the offline baselines; with no modes, every mode but the
-// tool modes, which need a model that calls tools (and a search engine, a
-// sandbox): they are asked for by name.
+// runStudy runs the whole study (study.Config.Defaults says what it
+// studies when not told).
 func runStudy(ctx context.Context, g *globalOptions, o *studyOptions, changed func(string) bool) error {
-	if o.cfg.Data == "" {
-		o.cfg.Data = filepath.Join("testdata", "elaipbench", "sample.jsonl")
-		if o.cfg.Papers == "" {
-			o.cfg.Papers = filepath.Join("testdata", "papers")
-		}
-	}
-	if _, err := os.Stat(o.cfg.Data); err != nil {
-		return fmt.Errorf("benchmark %s: %w (run from the repository root, or pass --data)", o.cfg.Data, err)
-	}
-	if o.models == "" && o.cfg.Model != "" {
-		o.models = o.cfg.Model // --model works as an alias of --models
-	}
-	ms := splitList(o.models)
-	if len(ms) == 0 {
-		ms = []string{"random", "ir"}
-		fmt.Fprintln(g.errOut, "No model configured: running the offline baselines random and ir.\n"+
-			"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
-	}
-	if o.modes == "" {
-		var names []string
-		for _, m := range mode.All() {
-			if !m.UsesTools() {
-				names = append(names, m.Name)
-			}
-		}
-		o.modes = strings.Join(names, ",")
-	}
 	req, err := o.request(g, changed)
 	if err != nil {
 		return err
 	}
-	qs, err := session.Questions(o.cfg, g.errOut)
+	ms := splitList(o.models)
+	if len(ms) == 0 {
+		ms = splitList(o.cfg.Model) // --model works as an alias of --models
+	}
+	cfg := study.Config{Eval: req, OutRoot: o.cfg.Out, Models: ms, Out: g.stdout, PlanJSON: o.asJSON}
+	if err := cfg.Defaults(g.errOut); err != nil {
+		return err
+	}
+	qs, err := session.Questions(cfg.Eval.Config, g.errOut)
 	if err != nil {
 		return err
 	}
-	cfg := study.Config{Eval: req, OutRoot: o.cfg.Out, Models: ms, Out: g.stdout, PlanJSON: o.asJSON}
 	if o.sweep.on {
 		forms := []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
 		if changed("query") {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/internal/isolate"
@@ -32,19 +31,22 @@ func newWorkerCmd() *cobra.Command {
 // shared by ingest and by the commands whose web modes fetch pages.
 type isolationOptions struct {
 	on      bool
-	memory  docMemory
+	memory  int64
 	timeout time.Duration // web pages; ingest has its own --timeout
 }
 
 func defaultIsolation() isolationOptions {
-	return isolationOptions{on: true, memory: docMemory(isolate.DefaultMemory), timeout: 2 * time.Minute}
+	return isolationOptions{on: true, memory: isolate.DefaultMemory, timeout: 2 * time.Minute}
 }
 
 // addIsolationFlags declares --isolate and --doc-memory.
 func addIsolationFlags(cmd *cobra.Command, o *isolationOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&o.on, "isolate", true, "parse each PDF and HTML document in a separate worker process with a memory cap and a time limit, so that a malicious or damaged file costs only its own result; --isolate=false parses in this process: a little faster to start, unsafe for untrusted files")
-	f.Var(&o.memory, "doc-memory", "memory one document may use while it is parsed, chunked and counted (e.g. 512MiB, 2GiB); a document that needs more is reported as an error")
+	tooLittle := func(s string) error {
+		return fmt.Errorf("%s is too little for a worker to start in; give at least 64MiB", s)
+	}
+	f.Var(size(&o.memory, 64<<20, tooLittle, 0), "doc-memory", "memory one document may use while it is parsed, chunked and counted (e.g. 512MiB, 2GiB); a document that needs more is reported as an error")
 }
 
 // addWebDocFlags bounds each fetched page (and each paper ingested from
@@ -69,41 +71,8 @@ func (g *globalOptions) prepareIsolation(cmd *cobra.Command) error {
 	}
 	if cmd.Flags().Lookup("isolate") != nil {
 		iso.Off = !g.iso.on
-		iso.Memory = int64(g.iso.memory)
+		iso.Memory = g.iso.memory
 	}
 	g.isolation = iso
-	return nil
-}
-
-// byteSize is a flag holding a number of bytes, written with a unit.
-type byteSize int64
-
-var _ pflag.Value = (*byteSize)(nil)
-
-func (b *byteSize) String() string { return isolate.FormatBytes(int64(*b)) }
-func (b *byteSize) Type() string   { return "size" }
-func (b *byteSize) Set(s string) error {
-	n, err := isolate.ParseBytes(s)
-	if err != nil {
-		return err
-	}
-	*b = byteSize(n)
-	return nil
-}
-
-// docMemory is --doc-memory: a byteSize a worker can start in.
-type docMemory int64
-
-func (m *docMemory) String() string { return isolate.FormatBytes(int64(*m)) }
-func (m *docMemory) Type() string   { return "size" }
-func (m *docMemory) Set(s string) error {
-	n, err := isolate.ParseBytes(s)
-	if err != nil {
-		return err
-	}
-	if n < 64<<20 {
-		return fmt.Errorf("%s is too little for a worker to start in; give at least 64MiB", isolate.FormatBytes(n))
-	}
-	*m = docMemory(n)
 	return nil
 }

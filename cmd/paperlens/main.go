@@ -4,16 +4,19 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
@@ -35,19 +38,21 @@ type globalOptions struct {
 	// stdoutTTY and stderrTTY say whether the streams are terminals
 	// (colour, live progress bars).
 	stdoutTTY, stderrTTY bool
-	getenv               func(string) string
-	args                 []string // the command line after the program name
-	iso                  isolationOptions
+	// env overrides variables of the process's environment (a test's);
+	// nil: none.
+	env  map[string]string
+	args []string // the command line after the program name
+	iso  isolationOptions
 	// isolation is how this invocation parses untrusted documents,
 	// settled before the command runs (prepareIsolation).
 	isolation *ingest.Isolation
 }
 
 // newGlobals are the options of an invocation over these streams.
-func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *globalOptions {
+func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, env map[string]string) *globalOptions {
 	return &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr,
 		out: termsafe.NewWriter(stdout), errOut: termsafe.NewWriter(stderr),
-		getenv: getenv, args: args, iso: defaultIsolation()}
+		env: env, args: args, iso: defaultIsolation()}
 }
 
 // exitError carries a process exit status out of a command without the
@@ -61,22 +66,9 @@ func (e *exitError) Error() string { return e.msg }
 
 func newRoot(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "paperlens",
-		Short: "Question answering over research papers, with and without retrieval",
-		Long: `paperlens reproduces the ElaipBench and LPFQA studies of retrieval-augmented
-generation on your own models and corpus.
-
-  study      the whole study on the sample, offline (start here)
-  ingest     PDF, text, HTML or dataset files -> clean text -> passages
-  papers     list what is stored; passages shows one paper's passages
-  index      BM25 (Bleve, Okapi) and dense indexes; search queries them
-  eval       a model on ElaipBench, LPFQA or your JSONL in every mode;
-             eval retrieval scores retrievers against the gold evidence
-  ask        one question, with the passages it was given
-  prompt     the exact messages a question was sent (--log-prompts)
-  bench      speed against a reference measured in the same run
-
-Everything lives under --home (default $PAPERLENS_HOME, else ./.paperlens).`,
+		Use:           "paperlens",
+		Short:         "Question answering over research papers, with and without retrieval",
+		Long:          helpText("paperlens"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -115,7 +107,7 @@ func main() {
 func cliMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g := newGlobals(args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	g := newGlobals(args, os.Stdin, os.Stdout, os.Stderr, nil)
 	g.stdoutTTY, g.stderrTTY = isatty.IsTerminal(os.Stdout.Fd()), isatty.IsTerminal(os.Stderr.Fd())
 	return runCLI(ctx, g)
 }
@@ -142,6 +134,14 @@ func runCLI(ctx context.Context, g *globalOptions) int {
 	return 2
 }
 
+// getenv is name in the invocation's environment.
+func (g *globalOptions) getenv(name string) string {
+	if v, ok := g.env[name]; ok {
+		return v
+	}
+	return os.Getenv(name)
+}
+
 // homeDir resolves --home, then $PAPERLENS_HOME, then ./.paperlens.
 func (g *globalOptions) homeDir() string {
 	if g.home != "" {
@@ -151,4 +151,21 @@ func (g *globalOptions) homeDir() string {
 		return h
 	}
 	return ".paperlens"
+}
+
+// The commands' help is prose kept in help/NAME.txt (the long
+// description) and help/NAME.example.txt (the examples), read as written:
+// easier to edit and review than Go string literals, as the prompt
+// templates are.
+//
+//go:embed help
+var helpFiles embed.FS
+
+// helpText is the help file of name, with {{kinds}} the passage kinds.
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(fmt.Sprintf("no help for %s: %v", name, err)) // a build without its help files
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "{{kinds}}", kind.Names(kind.All))
 }

@@ -137,17 +137,11 @@ func (c cli) startContext(ctx context.Context, out, errb io.Writer, args ...stri
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	getenv := func(name string) string {
-		if v, ok := env[name]; ok {
-			return v
-		}
-		return os.Getenv(name)
-	}
 	stdin := c.stdin
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	g := newGlobals(args, stdin, out, errb, getenv)
+	g := newGlobals(args, stdin, out, errb, env)
 	done := make(chan int, 1)
 	go func() { done <- runCLI(ctx, g) }()
 	return sync.OnceValue(func() int { return <-done })

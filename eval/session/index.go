@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/paperlens/paperlens/corpus"
+	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/retrieve/embed"
 	"github.com/paperlens/paperlens/retrieve/embed/openai"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -26,8 +27,9 @@ type Index struct {
 	LSADim, RRFK                                    int
 	// BM25 is the scorer within a paper; "": index.DefaultBM25.
 	BM25 string
-	// Env looks up the embedding key and default URLs; nil: os.Getenv.
-	Env func(string) string
+	// Env overrides the process's environment for the embedding key and
+	// default URLs; nil: none.
+	Env map[string]string
 }
 
 // Scorer is the scorer behind bm25 and hybrid within a paper, as the index
@@ -176,3 +178,19 @@ func UpdateIndex(ctx context.Context, home string, x Index, rebuild bool, progre
 		}
 	})
 }
+
+// Ingest stores the inputs' cleaned text and passages in home's corpus
+// (the ingest command), which it holds open for writing as long as the
+// ingest runs: readers of the home wait for it, and it for them.
+func Ingest(ctx context.Context, home string, inputs []string, opt ingest.Options, each func(ingest.Result)) (failed int, err error) {
+	st, err := corpus.Open(home, false)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	return ingest.Run(ctx, st, inputs, opt, each)
+}
+
+// OpenCorpus opens home's corpus read-only, under a shared lock, to list
+// or show what is stored.
+func OpenCorpus(home string) (*corpus.Store, error) { return corpus.Open(home, true) }

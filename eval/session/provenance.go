@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/model"
 )
 
 // DefaultFolder is where a run goes when no folder is given:
@@ -67,4 +68,42 @@ func buildInfo() (version, revision string) {
 		revision += "+modified"
 	}
 	return version, revision
+}
+
+// CommandLine is a command line as config.json records it: program and
+// args as given, with the values of the secret options (header values may
+// be tokens) replaced by "Name: [redacted]" and those of the URL options
+// stripped of user info and query. Options are named as written, "--name",
+// and take their value inline (--name=v) or as the next argument.
+func CommandLine(program string, args []string, secret, urls map[string]bool) []string {
+	out := make([]string, 0, len(args)+1)
+	out = append(out, program)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, inline := strings.Cut(a, "=")
+		if !strings.HasPrefix(name, "--") {
+			out = append(out, a)
+			continue
+		}
+		clean := func(v string) string {
+			switch {
+			case secret[name]:
+				h, _, _ := strings.Cut(v, ":")
+				return strings.TrimSpace(h) + ": [redacted]"
+			case urls[name]:
+				return model.NormalizeEndpoint(v)
+			}
+			return v
+		}
+		if inline {
+			out = append(out, name+"="+clean(val))
+			continue
+		}
+		out = append(out, a)
+		if (secret[name] || urls[name]) && i+1 < len(args) {
+			i++
+			out = append(out, clean(args[i]))
+		}
+	}
+	return out
 }

@@ -30,10 +30,10 @@ type Request struct {
 	// Isolation says how papers and fetched pages are parsed: in worker
 	// processes, or (nil or Off) in this one.
 	Isolation *ingest.Isolation
-	// Env looks up environment variables (keys, default URLs); nil:
-	// os.Getenv. A test gives its own, so that parallel sessions in one
-	// process do not share one environment.
-	Env func(string) string
+	// Env overrides variables of the process's environment (keys,
+	// default URLs); nil: none. A test gives its own, so that parallel
+	// sessions in one process do not share one environment.
+	Env map[string]string
 	// Log receives notes and per-question errors; the caller escapes what
 	// reaches a terminal. nil: discarded.
 	Log      io.Writer
@@ -67,10 +67,7 @@ type Progress struct {
 
 // Getenv looks name up in the request's environment.
 func (r *Request) Getenv(name string) string {
-	if r.Env != nil {
-		return r.Env(name)
-	}
-	return os.Getenv(name)
+	return lookup(r.Env, name)
 }
 
 func (r *Request) log() io.Writer {
@@ -80,12 +77,17 @@ func (r *Request) log() io.Writer {
 	return r.Log
 }
 
-// envOf is a lookup that falls back to os.Getenv.
-func envOf(env func(string) string) func(string) string {
-	if env != nil {
-		return env
+// lookup is name in env, else in the process's environment.
+func lookup(env map[string]string, name string) string {
+	if v, ok := env[name]; ok {
+		return v
 	}
-	return os.Getenv
+	return os.Getenv(name)
+}
+
+// envOf is a lookup in env, then in the process's environment.
+func envOf(env map[string]string) func(string) string {
+	return func(name string) string { return lookup(env, name) }
 }
 
 // logOf is w, or a writer that discards.

@@ -154,8 +154,8 @@ func dryRunNote(c run.Config, logw io.Writer) {
 // Standalone builds the reranker of search and eval retrieval, which have
 // no answering model: llm gets a stack of its own, cached under home.
 // The Closer closes its cache; warnings and key notes go to logw.
-func (r Rerank) Standalone(home string, env func(string) string, logw io.Writer) (rerank.Reranker, io.Closer, error) {
-	env, logw = envOf(env), logOf(logw)
+func (r Rerank) Standalone(home string, vars map[string]string, logw io.Writer) (rerank.Reranker, io.Closer, error) {
+	env, logw := envOf(vars), logOf(logw)
 	if err := r.Check(); err != nil {
 		return nil, nil, err
 	}

@@ -17,7 +17,7 @@ type Retrieval struct {
 	Home   string
 	Index  Index
 	Rerank Rerank
-	Env    func(string) string // nil: os.Getenv
+	Env    map[string]string // overrides of the process's environment
 	// Progress receives the index update's progress; nil: silent.
 	Progress io.Writer
 	// Log receives the reranker's notes and warnings; nil: discarded.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
@@ -40,6 +42,45 @@ type Config struct {
 	// with PlanJSON); nil: discarded.
 	Out      io.Writer
 	PlanJSON bool
+}
+
+// Defaults fills what a study was not told: with no data, the sample in
+// testdata/ (the working directory being the repository root); with no
+// model, the offline baselines random and ir, saying so on log; with no
+// modes, every mode but the tool modes, which need a model that calls
+// tools (and a search engine, a sandbox): they are asked for by name.
+func (cfg *Config) Defaults(log io.Writer) error {
+	c := &cfg.Eval.Config
+	if c.Data == "" {
+		c.Data = filepath.Join("testdata", "elaipbench", "sample.jsonl")
+		if c.Papers == "" {
+			c.Papers = filepath.Join("testdata", "papers")
+		}
+	}
+	if _, err := os.Stat(c.Data); err != nil {
+		return fmt.Errorf("benchmark %s: %w (run from the repository root, or pass --data)", c.Data, err)
+	}
+	if len(cfg.Models) == 0 {
+		cfg.Models = []string{"random", "ir"}
+		fmt.Fprintln(logOf(log), "No model configured: running the offline baselines random and ir.\n"+
+			"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
+	}
+	if len(c.Modes) == 0 {
+		for _, m := range mode.All() {
+			if !m.UsesTools() {
+				c.Modes = append(c.Modes, m.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// logOf is w, or a writer that discards.
+func logOf(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // DefaultRetrieval scores every retriever with every query form at k = 1,

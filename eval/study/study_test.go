@@ -32,7 +32,7 @@ func evalRequest(home, baseURL string) session.Request {
 		Config: run.Config{Bench: "elaipbench", Data: sample, Papers: "../../testdata/papers", Home: home,
 			BaseURL: baseURL, APIKeyEnv: "OPENAI_API_KEY", Modes: []string{"closed-book", "full"}, Runs: 1},
 		Clients: session.Clients{MaxAttempts: 2, AttemptTimeout: time.Minute},
-		Env:     func(string) string { return "" },
+		Env:     map[string]string{"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""},
 	}
 }
 
