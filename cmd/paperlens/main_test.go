@@ -38,13 +38,14 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PAPERLENS_BE_MAIN") == "1" || ingest.IsWorker() || asCommand {
 		os.Exit(cliMain(os.Args[1:]))
 	}
-	// These tests mostly wait on loopback servers with latency and on
-	// worker processes, so more of them at once than the 2 cores
-	// GOMAXPROCS allows keeps the suite short; -parallel on the command
-	// line still wins.
+	// Half of these tests' time is waiting (on loopback servers that
+	// stall or hold calls, on locks that time out, on worker processes and
+	// Chromium), so many of them at once keep the 2 cores busy: at 8, the
+	// slots filled with waiting tests while the CPU idled half the run.
+	// -parallel on the command line still wins.
 	flag.Parse()
-	if !parallelSet() && runtime.GOMAXPROCS(0) < 8 {
-		_ = flag.Set("test.parallel", "8")
+	if !parallelSet() && runtime.GOMAXPROCS(0) < 16 {
+		_ = flag.Set("test.parallel", "16")
 	}
 	code := m.Run()
 	stopBrowser()
