@@ -35,7 +35,9 @@ type Isolation struct {
 
 // DefaultIsolation applies when Options.Isolation is nil. It is nil (work
 // in this process) unless the program can serve the worker mode and says
-// so: paperlens sets it to re-execute itself.
+// so. paperlens leaves it nil and passes its Isolation (SelfIsolation and
+// the --isolate flags) with every call: one process may run several
+// commands at once (its tests do), each with its own.
 var DefaultIsolation *Isolation
 
 // ServeWorker is the main loop of a worker process; see Isolation.
