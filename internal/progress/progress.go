@@ -137,6 +137,16 @@ func (e *Eval) printLocked(now time.Time) {
 // Line renders p and the calls in flight f as a progress line; it always
 // holds "done/total".
 func Line(p run.Progress, f InFlight, now time.Time) string {
+	if p.Total == 0 && p.Done == 0 {
+		// The run has not counted its work yet (it is loading the
+		// questions, ingesting papers or opening the index): "0/0 done"
+		// would read as a run with nothing to do.
+		s := "eval: preparing (questions, papers, indexes)"
+		if t := inFlightText(f, now); t != "" {
+			s += " · " + t
+		}
+		return s
+	}
 	s := fmt.Sprintf("eval: %d/%d done", p.Done, p.Total)
 	if p.Total > 0 {
 		s += fmt.Sprintf(" (%.0f%%)", 100*float64(p.Done)/float64(p.Total))
