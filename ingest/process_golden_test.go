@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/paperlens/paperlens/internal/testkit/golden"
 	"os"
 	"path/filepath"
 	"sort"
@@ -100,27 +101,5 @@ func TestProcessGolden(t *testing.T) {
 	step("in workers", t.TempDir(), Options{MaxTokens: 128, Isolation: testIsolation, Workers: 2})
 
 	got := b.String()
-	const golden = "testdata/process.golden"
-	if os.Getenv("INGEST_WRITE_GOLDEN") != "" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs:\n got %s\nwant %s", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%d lines, golden %d", len(gl), len(wl))
-	}
+	golden.Check(t, "testdata/process.golden", got, "INGEST_WRITE_GOLDEN")
 }

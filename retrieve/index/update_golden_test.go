@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"github.com/paperlens/paperlens/internal/testkit/golden"
 	"maps"
 	"os"
 	"slices"
@@ -72,27 +73,5 @@ func TestUpdateGolden(t *testing.T) {
 	ro.Close()
 
 	got := b.String()
-	const golden = "testdata/update.golden"
-	if os.Getenv("INDEX_WRITE_GOLDEN") != "" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs:\n got %s\nwant %s", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%d lines, golden %d", len(gl), len(wl))
-	}
+	golden.Check(t, "testdata/update.golden", got, "INDEX_WRITE_GOLDEN")
 }

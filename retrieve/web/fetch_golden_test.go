@@ -5,9 +5,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/paperlens/paperlens/internal/testkit/golden"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -95,27 +95,5 @@ func TestFetchGolden(t *testing.T) {
 		fmt.Fprintf(&b, "page url=%s final=%s http=%d type=%q status=%q sha=%q bytes=%d body=%x error=%q\n", cut(p.URL), cut(p.FinalURL), p.HTTPStatus, p.ContentType, p.Status, p.SHA256, p.Bytes, sha256.Sum256(p.body), cut(p.Error))
 	}
 	got := b.String()
-	const golden = "testdata/fetch.golden"
-	if os.Getenv("WEB_WRITE_GOLDEN") != "" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d differs:\n got %s\nwant %s", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%d lines, golden %d", len(gl), len(wl))
-	}
+	golden.Check(t, "testdata/fetch.golden", got, "WEB_WRITE_GOLDEN")
 }
