@@ -18,6 +18,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
@@ -42,7 +43,7 @@ type globalOptions struct {
 	// nil: none.
 	env  map[string]string
 	args []string // the command line after the program name
-	iso  isolationOptions
+	iso  cliflags.Isolation
 	// isolation is how this invocation parses untrusted documents,
 	// settled before the command runs (prepareIsolation).
 	isolation *ingest.Isolation
@@ -52,7 +53,7 @@ type globalOptions struct {
 func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, env map[string]string) *globalOptions {
 	return &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr,
 		out: termsafe.NewWriter(stdout), errOut: termsafe.NewWriter(stderr),
-		env: env, args: args, iso: defaultIsolation()}
+		env: env, args: args, iso: cliflags.DefaultIsolation()}
 }
 
 // exitError carries a process exit status out of a command without the
@@ -86,7 +87,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("web-provider") != nil {
-			addWebDocFlags(c, &g.iso)
+			g.iso.AddWeb(c.Flags())
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -151,6 +152,12 @@ func (g *globalOptions) homeDir() string {
 		return h
 	}
 	return ".paperlens"
+}
+
+// invocation is what the shared flag sets take from this invocation.
+func (g *globalOptions) invocation() cliflags.Invocation {
+	return cliflags.Invocation{Home: g.homeDir(), Args: g.args, Env: g.env, Isolation: g.isolation,
+		DocTimeout: g.iso.Timeout, Log: g.errOut, Progress: g.stderr, Terminal: g.stderrTTY}
 }
 
 // The commands' help is prose kept in help/NAME.txt (the long
