@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/session"
@@ -83,13 +82,4 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) failed; the others are stored", failed)}
 	}
 	return nil
-}
-
-// warnDeprecated warns of each deprecated flag the command line gave.
-func warnDeprecated(cmd *cobra.Command, w io.Writer) {
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if note := f.Annotations[cliflags.Deprecated]; len(note) > 0 {
-			fmt.Fprintf(w, "Flag --%s has been deprecated, %s\n", f.Name, note[0])
-		}
-	})
 }

@@ -73,7 +73,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			warnDeprecated(cmd, g.stderr)
+			cliflags.WarnDeprecated(cmd.Flags(), g.stderr)
 			return g.prepareIsolation(cmd)
 		},
 	}
@@ -82,7 +82,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 	root.SetErr(g.stderr)
 	root.PersistentFlags().StringVar(&g.home, "home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
 	root.AddCommand(newIngestCmd(g), newPapersCmd(g), newPassagesCmd(g), newIndexCmd(g), newSearchCmd(g), newEvalCmd(g), newStudyCmd(g),
-		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newBenchCmd(g), newWorkerCmd())
+		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
 	// Every command whose web modes fetch pages parses them in workers.
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -119,6 +119,11 @@ func cliMain(args []string) int {
 func runCLI(ctx context.Context, g *globalOptions) int {
 	root := newRoot(g)
 	root.SetArgs(g.args)
+	// Here, not in PersistentPreRunE: --help skips that, and a script
+	// asking an old command for its help should hear it is old.
+	if cmd, _, err := root.Find(g.args); err == nil {
+		warnDeprecatedCommand(cmd, g.stderr)
+	}
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
@@ -133,6 +138,16 @@ func runCLI(ctx context.Context, g *globalOptions) int {
 	// Errors quote file names, paper ids and replies: escaped, never obeyed.
 	fmt.Fprintln(g.stderr, "paperlens:", termsafe.Escape(err.Error()))
 	return 2
+}
+
+// warnDeprecatedCommand warns when cmd is, or is under, a command kept
+// only under its old name.
+func warnDeprecatedCommand(cmd *cobra.Command, w io.Writer) {
+	for c := cmd; c != nil; c = c.Parent() {
+		if note := c.Annotations[cliflags.Deprecated]; note != "" {
+			fmt.Fprintf(w, "Command %q has been deprecated, %s\n", c.Name(), note)
+		}
+	}
 }
 
 // getenv is name in the invocation's environment.

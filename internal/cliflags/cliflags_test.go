@@ -291,24 +291,30 @@ func TestParseExcludeKinds(t *testing.T) {
 	}
 }
 
-// --passage-tokens and its old name fill one value; only max-tokens (the
-// answer length in eval) is marked deprecated, and both old names are
-// hidden.
+// --passage-tokens and its old name fill one value; both old names are
+// hidden, and only max-tokens (the answer length in eval) warns when
+// given.
 func TestAddPassageTokens(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		old        string
-		deprecated bool
-	}{{"max-tokens", true}, {"max-passage-tokens", false}} {
+		old, warning string
+	}{
+		{"max-tokens", "Flag --max-tokens has been deprecated, use --passage-tokens (the passage size; --max-tokens is the answer length in eval)\n"},
+		{"max-passage-tokens", ""},
+	} {
 		var n int
 		fl := pflag.NewFlagSet("test", pflag.ContinueOnError)
 		AddPassageTokens(fl, &n, tc.old)
 		if err := fl.Parse([]string{"--" + tc.old, "256"}); err != nil || n != 256 {
 			t.Errorf("--%s 256: %d, %v", tc.old, n, err)
 		}
-		f := fl.Lookup(tc.old)
-		if !f.Hidden || (len(f.Annotations[Deprecated]) > 0) != tc.deprecated {
-			t.Errorf("--%s: hidden %v, annotations %v", tc.old, f.Hidden, f.Annotations)
+		if f := fl.Lookup(tc.old); !f.Hidden {
+			t.Errorf("--%s is shown in --help", tc.old)
+		}
+		var w strings.Builder
+		WarnDeprecated(fl, &w)
+		if w.String() != tc.warning {
+			t.Errorf("--%s warns %q, want %q", tc.old, w.String(), tc.warning)
 		}
 	}
 }

@@ -73,13 +73,6 @@ func ParseExcludeKinds(list string) ([]kind.Kind, error) {
 	return kind.Parse(canon)
 }
 
-// Deprecated annotates a flag that still works but warns when given (the
-// annotation's value says what to use instead). Not pflag's
-// MarkDeprecated, whose warning cobra prints to the command's output
-// stream (stdout once a test sets it): paperlens says it on stderr, as a
-// user has always seen it.
-const Deprecated = "paperlens-deprecated"
-
 // AddPassageTokens declares --passage-tokens, the passage size in every
 // command, with the old names kept working: old is "max-tokens" (ingest,
 // eval retrieval: deprecated, since eval's --max-tokens is the answer
