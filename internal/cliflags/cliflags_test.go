@@ -211,10 +211,28 @@ func TestCommandLine(t *testing.T) {
 			[]string{"paperlens", "eval", "--header", "Authorization: [redacted]", "--judge-header=X-Key: [redacted]"}},
 		{[]string{"eval", "--base-url", "https://user:pw@Host.example/v1?key=k", "--rerank-base-url=http://u:p@r:8080/"},
 			[]string{"paperlens", "eval", "--base-url", "https://host.example/v1", "--rerank-base-url=http://r:8080"}},
+		{[]string{"study", "--qdrant", "http://u:p@qdrant:6334", "--embed-base-url=http://e/v1?api_key=k", "--searxng-url", "http://s:pw@searx"},
+			[]string{"paperlens", "study", "--qdrant", "http://qdrant:6334", "--embed-base-url=http://e/v1", "--searxng-url", "http://searx"}},
 	}
 	for _, tc := range cases {
 		if got := commandLine(tc.args); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("commandLine(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// Every flag the recorded command line redacts is one of eval's: a
+// misspelt name would let its value through unredacted.
+func TestRedactedFlagsExist(t *testing.T) {
+	t.Parallel()
+	var f Eval
+	fl := pflag.NewFlagSet("eval", pflag.ContinueOnError)
+	f.Add(fl)
+	for _, m := range []map[string]bool{secretFlags, urlFlags} {
+		for name := range m {
+			if fl.Lookup(strings.TrimPrefix(name, "--")) == nil {
+				t.Errorf("%s is redacted in config.json but is no flag of eval", name)
+			}
 		}
 	}
 }

@@ -196,7 +196,7 @@ var secretFlags = map[string]bool{"--header": true, "--judge-header": true}
 
 // urlFlags carry URLs, written without user info or query.
 var urlFlags = map[string]bool{"--base-url": true, "--judge-base-url": true, "--embed-base-url": true,
-	"--searxng-url": true, "--qdrant-url": true, "--rerank-base-url": true}
+	"--searxng-url": true, "--qdrant": true, "--rerank-base-url": true}
 
 // commandLine is args as config.json records them (session.CommandLine).
 func commandLine(args []string) []string {
