@@ -32,7 +32,7 @@ func newAskCmd(g *globalOptions) *cobra.Command {
 			return runAsk(cmd.Context(), g, &o, cmd.Flags().Changed, args)
 		},
 	}
-	o.Add(cmd.Flags())
+	o.Eval.Add(cmd.Flags())
 	cmd.Flags().StringVar(&o.paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
 	return cmd
 }

@@ -34,7 +34,7 @@ func newStudyCmd(g *globalOptions) *cobra.Command {
 			return runStudy(cmd.Context(), g, &o, cmd.Flags().Changed)
 		},
 	}
-	o.Add(cmd.Flags())
+	o.Eval.Add(cmd.Flags())
 	o.sweep.Add(cmd.Flags())
 	cmd.Flags().IntVar(&o.sweepTop, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
 	cmd.Flags().StringVar(&o.models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir; --model NAME works too)")

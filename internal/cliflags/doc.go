@@ -5,10 +5,11 @@
 // whole flag set (which study and ask share) into a session.Request.
 //
 // The flag names, defaults and help strings are a contract (scripts use
-// them), so they live in one place; the library packages below never see a
-// flag name. Each set is declared on a *pflag.FlagSet by an Add function or
-// method; what it needs of the invocation (the home, the environment, the
-// command line, the streams) the caller passes in an Invocation, so that
-// nothing here is package state and commands run in parallel in one
-// process.
+// them), so they live in one place, above the library packages, which
+// declare no flags and take plain structs. Each set is declared on a
+// *pflag.FlagSet by an Add function or method; what it needs of the
+// invocation (the home, the environment, the command line, the streams)
+// the caller passes in an Invocation, so that nothing here is package
+// state and commands run in parallel in one process. The commands' longer
+// help stays with the commands.
 package cliflags
