@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/ingestbench"
-	"github.com/paperlens/paperlens/internal/startupbench"
+	"github.com/paperlens/paperlens/internal/measure/ingestspeed"
+	"github.com/paperlens/paperlens/internal/measure/startup"
 )
 
-// bench ingest measures every path in one run and reports them as JSON:
+// measure ingest measures every path in one run and reports them as JSON:
 // pdftotext, our extractor, the in-process and isolated ingests (also as
 // fresh ingest commands), worker start-up and the tokenizer, with ratios
 // that follow from the times. Two small shared PDFs keep it quick.
-func TestBenchIngestJSON(t *testing.T) {
+func TestMeasureIngestJSON(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every ingest path")
@@ -34,12 +34,12 @@ func TestBenchIngestJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// A process: bench times this binary as the ingest command.
-	out, errOut, code := paperlensExec(t, "bench", "ingest", "--rounds", "1", "--workers", "2", "--json", dir)
+	// A process: measure times this binary as the ingest command.
+	out, errOut, code := paperlensExec(t, "measure", "ingest", "--rounds", "1", "--workers", "2", "--json", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r ingestbench.Result
+	var r ingestspeed.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
@@ -61,23 +61,23 @@ func TestBenchIngestJSON(t *testing.T) {
 		t.Errorf("command ratio %v, want %v", r.CommandRatio, got)
 	}
 	// The text form prints the same measurement with its aims.
-	out, errOut, code = paperlensExec(t, "bench", "ingest", "--rounds", "1", dir)
+	out, errOut, code = paperlensExec(t, "measure", "ingest", "--rounds", "1", dir)
 	if code != 0 || !strings.Contains(out, "isolated ingest time / in-process time (aim: ≤ 1.2×)") || !strings.Contains(out, "the ingest command, each in a fresh process") {
 		t.Errorf("text output (exit %d): %s %s", code, out, errOut)
 	}
 }
 
-// bench startup times fresh processes by the kernel's accounting. Against
+// measure startup times fresh processes by the kernel's accounting. Against
 // itself (the same binary as --against) every figure is present and each
 // ratio is what the medians give; a missing binary is a named error.
-func TestBenchStartupJSON(t *testing.T) {
+func TestMeasureStartupJSON(t *testing.T) {
 	t.Parallel()
-	// A process: bench times this binary as the command.
-	out, errOut, code := paperlensExec(t, "bench", "startup", "--rounds", "3", "--against", os.Args[0], "--json")
+	// A process: measure times this binary as the command.
+	out, errOut, code := paperlensExec(t, "measure", "startup", "--rounds", "3", "--against", os.Args[0], "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r startupbench.Result
+	var r startup.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
@@ -99,7 +99,7 @@ func TestBenchStartupJSON(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "paperlens-old")
-	_, errOut, code = paperlens(t, "bench", "startup", "--rounds", "1", "--against", missing)
+	_, errOut, code = paperlens(t, "measure", "startup", "--rounds", "1", "--against", missing)
 	if code == 0 || !strings.Contains(errOut, missing) {
 		t.Errorf("a missing --against binary: exit %d, stderr %q", code, errOut)
 	}

@@ -11,21 +11,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paperlens/paperlens/internal/textbench"
+	"github.com/paperlens/paperlens/internal/measure/textquality"
 )
 
 // groundTruth is the repository's set, seen from this package's directory.
 var groundTruth = filepath.Join("..", "..", "testdata", "groundtruth")
 
-func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
+func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := paperlens(t, "bench", "text", "--json", groundTruth)
+	out, errOut, code := paperlens(t, "measure", "text", "--json", groundTruth)
 	if code != 0 {
-		t.Fatalf("bench text exited %d: %s", code, errOut)
+		t.Fatalf("measure text exited %d: %s", code, errOut)
 	}
-	var r textbench.Report
+	var r textquality.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("bench text --json printed %q: %v", out, err)
+		t.Fatalf("measure text --json printed %q: %v", out, err)
 	}
 
 	// The documents are exactly the PDFs that have a ground-truth text.
@@ -41,13 +41,13 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	}
 
 	// Every tool this machine has ran; the others are said to be missing.
-	tools := []string{textbench.Ours}
+	tools := []string{textquality.Ours}
 	if _, err := exec.LookPath("pdftotext"); err == nil {
-		tools = append(tools, textbench.Pdftotext)
+		tools = append(tools, textquality.Pdftotext)
 	}
-	if exec.Command(textbench.Python, "-c", "import fitz").Run() == nil {
-		tools = append(tools, textbench.PyMuPDF)
-	} else if r.Unavailable[textbench.PyMuPDF] == "" {
+	if exec.Command(textquality.Python, "-c", "import fitz").Run() == nil {
+		tools = append(tools, textquality.PyMuPDF)
+	} else if r.Unavailable[textquality.PyMuPDF] == "" {
 		t.Errorf("PyMuPDF cannot run here but the report does not say so: %+v", r.Unavailable)
 	}
 	if strings.Join(r.Tools, ",") != strings.Join(tools, ",") {
@@ -85,7 +85,7 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	}
 	var pymupdf float64
 	for _, m := range r.Means {
-		var sum textbench.Scores
+		var sum textquality.Scores
 		var found, truth int
 		n := 0
 		for _, row := range r.Rows {
@@ -110,7 +110,7 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 		if m.AllSymbols.Found != found || m.AllSymbols.Truth != truth || truth == 0 || m.AllSymbols.Score != float64(found)/float64(truth) {
 			t.Errorf("%s symbols over all documents %+v, rows give %d/%d", m.Tool, m.AllSymbols, found, truth)
 		}
-		if m.Tool == textbench.PyMuPDF {
+		if m.Tool == textquality.PyMuPDF {
 			pymupdf = m.Ratio
 		}
 	}
@@ -121,7 +121,7 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	}
 
 	// pdftotext's score is the metric on pdftotext's own output, run here.
-	if len(tools) > 1 && tools[1] == textbench.Pdftotext {
+	if len(tools) > 1 && tools[1] == textquality.Pdftotext {
 		d := want[0]
 		txt, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(groundTruth, d+".pdf"), "-").Output()
 		if err != nil {
@@ -132,11 +132,11 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, row := range r.Rows {
-			if row.Tool == textbench.Pdftotext && row.Document == d {
-				if w := textbench.Ratio(string(truth), string(txt)); row.Ratio != w {
+			if row.Tool == textquality.Pdftotext && row.Document == d {
+				if w := textquality.Ratio(string(truth), string(txt)); row.Ratio != w {
 					t.Errorf("pdftotext on %s: reported ratio %v, the metric on its output gives %v", d, row.Ratio, w)
 				}
-				if w := textbench.SymbolRecall(string(truth), string(txt)).Score; row.Symbols != w {
+				if w := textquality.SymbolRecall(string(truth), string(txt)).Score; row.Symbols != w {
 					t.Errorf("pdftotext on %s: reported symbols %v, the metric on its output gives %v", d, row.Symbols, w)
 				}
 			}
@@ -144,11 +144,11 @@ func TestBenchTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	}
 }
 
-func TestBenchTextTable(t *testing.T) {
+func TestMeasureTextTable(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := paperlens(t, "bench", "text", groundTruth)
+	out, errOut, code := paperlens(t, "measure", "text", groundTruth)
 	if code != 0 {
-		t.Fatalf("bench text exited %d: %s", code, errOut)
+		t.Fatalf("measure text exited %d: %s", code, errOut)
 	}
 	pdfs, _ := filepath.Glob(filepath.Join(groundTruth, "*.pdf"))
 	for _, p := range pdfs {
@@ -163,30 +163,30 @@ func TestBenchTextTable(t *testing.T) {
 	}
 }
 
-func TestBenchTextWithoutGroundTruth(t *testing.T) {
+func TestMeasureTextWithoutGroundTruth(t *testing.T) {
 	t.Parallel()
 	empty := t.TempDir()
 	missing := filepath.Join(empty, "no-such-dir")
 	tests := []struct {
 		name string
 		dir  string   // working directory
-		args []string // after "bench text"
+		args []string // after "measure text"
 		want []string // in the error
 	}{
 		{"missing DIR", "", []string{missing}, []string{missing, "no such file"}},
 		{"DIR without pairs", "", []string{empty}, []string{empty, "no ground truth", "NAME.pdf"}},
-		{"no DIR, not at the repository root", empty, nil, []string{"testdata/groundtruth", "paperlens bench text DIR"}},
+		{"no DIR, not at the repository root", empty, nil, []string{"testdata/groundtruth", "paperlens measure text DIR"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := paperlensProcess(append([]string{"bench", "text"}, tt.args...)...)
+			c := paperlensProcess(append([]string{"measure", "text"}, tt.args...)...)
 			c.Dir = tt.dir
 			var out, errb bytes.Buffer
 			c.Stdout, c.Stderr = &out, &errb
 			err := c.Run()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() == 0 {
-				t.Fatalf("bench text %v in %q: %v, want a failure; stdout %q", tt.args, tt.dir, err, out.String())
+				t.Fatalf("measure text %v in %q: %v, want a failure; stdout %q", tt.args, tt.dir, err, out.String())
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(errb.String(), w) {
@@ -194,5 +194,45 @@ func TestBenchTextWithoutGroundTruth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// measure was called bench, a name scripts still use: it works, under
+// every subcommand and for --help, and says on stderr that it is
+// deprecated (bench names the benchmark datasets); the root's help lists
+// only measure.
+func TestBenchIsADeprecatedNameOfMeasure(t *testing.T) {
+	t.Parallel()
+	const warning = `Command "bench" has been deprecated, use 'paperlens measure'`
+	tests := []struct {
+		args    []string
+		stdout  string // in stdout
+		warns   bool
+		notSaid string // not in stdout
+	}{
+		{[]string{"bench", "text", "--help"}, "paperlens bench text [DIR]", true, ""},
+		{[]string{"bench", "startup", "--help"}, "--against", true, ""},
+		{[]string{"bench", "--help"}, "measure compares paperlens", true, ""},
+		{[]string{"measure", "text", "--help"}, "paperlens measure text [DIR]", false, ""},
+		{[]string{"--help"}, "\n  measure ", false, "\n  bench "},
+	}
+	for _, tt := range tests {
+		out, errOut, code := paperlens(t, tt.args...)
+		if code != 0 || !strings.Contains(out, tt.stdout) || (tt.notSaid != "" && strings.Contains(out, tt.notSaid)) {
+			t.Errorf("%v: exit %d, stdout lacks %q or says %q:\n%s", tt.args, code, tt.stdout, tt.notSaid, out)
+		}
+		want := 0
+		if tt.warns {
+			want = 1
+		}
+		if got := strings.Count(errOut, warning); got != want {
+			t.Errorf("%v: stderr has the deprecation warning %d times, want %d:\n%s", tt.args, got, want, errOut)
+		}
+	}
+	// Run, not only asked for help: the old name still measures.
+	out, errOut, code := paperlens(t, "bench", "text", "--json", groundTruth)
+	var r textquality.Report
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || len(r.Rows) == 0 || !strings.Contains(errOut, warning) {
+		t.Errorf("bench text --json: exit %d, %d rows, stderr %q", code, len(r.Rows), errOut)
 	}
 }

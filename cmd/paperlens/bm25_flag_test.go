@@ -67,7 +67,7 @@ func TestSearchBM25Flag(t *testing.T) {
 }
 
 // Every command that opens the index takes --bm25 from the one definition
-// in addIndexFlags, and refuses another scorer before it does anything.
+// in cliflags.Index, and refuses another scorer before it does anything.
 func TestBM25FlagOnEveryIndexCommand(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

@@ -11,11 +11,12 @@ import (
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/internal/cliflags"
 )
 
 // askOptions are the flags of ask: eval's, and the paper.
 type askOptions struct {
-	evalOptions
+	cliflags.Eval
 	paper string
 }
 
@@ -24,14 +25,14 @@ func newAskCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "ask [--paper ID] [--mode hybrid] [--model M] QUESTION",
 		Short:   "Answer one question over the indexed corpus and show the passages used, with scores",
-		Long:    helpText("ask"),
+		Long:    helpText("ask") + helpText("rerank"),
 		Example: helpText("ask.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAsk(cmd.Context(), g, &o, cmd.Flags().Changed, args)
 		},
 	}
-	addEvalFlags(cmd, &o.evalOptions)
+	o.Eval.Add(cmd.Flags())
 	cmd.Flags().StringVar(&o.paper, "paper", "", "paper to answer from ('paperlens papers' lists the ids)")
 	return cmd
 }
@@ -40,14 +41,14 @@ func newAskCmd(g *globalOptions) *cobra.Command {
 // (or with ir) by the offline ir baseline, in mode hybrid unless told.
 func runAsk(ctx context.Context, g *globalOptions, o *askOptions, changed func(string) bool, args []string) error {
 	text := strings.Join(args, " ")
-	if o.cfg.Model == "" {
-		o.cfg.Model = "ir"
+	if o.Config.Model == "" {
+		o.Config.Model = "ir"
 	}
-	mode := o.modes
+	mode := o.Modes
 	if mode == "" {
 		mode = run.ModeHybrid
 	}
-	req, err := o.request(g, changed)
+	req, err := o.Request(g.invocation(), changed)
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func runAsk(ctx context.Context, g *globalOptions, o *askOptions, changed func(s
 	if err != nil {
 		return err
 	}
-	if o.asJSON {
+	if o.JSON {
 		return json.NewEncoder(g.stdout).Encode(map[string]any{"record": a.Record, "passages": a.Hits})
 	}
 	return a.Write(g.out, q, mode)

@@ -13,6 +13,7 @@ import (
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/eval/study"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
@@ -25,12 +26,12 @@ func newEvalCmd(g *globalOptions) *cobra.Command {
 
 // retrievalOptions are the flags of eval retrieval.
 type retrievalOptions struct {
-	index                                                    indexFlags
+	index                                                    cliflags.Index
 	bench, data, papers, retrievers, ks, forms, excludeKinds string
 	asJSON                                                   bool
 	threshold                                                float64
 	maxTokens                                                int
-	sweep                                                    sweepFlags
+	sweep                                                    cliflags.Sweep
 	rerank                                                   session.Rerank
 	// Set from the command line before runRetrieval.
 	kGiven, queryGiven bool
@@ -41,7 +42,7 @@ func newEvalRetrievalCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "retrieval --bench elaipbench --data FILE",
 		Short:   "Score retrievers against the benchmark's gold evidence (recall@k, hit@k, MRR)",
-		Long:    helpText("eval-retrieval"),
+		Long:    helpText("eval-retrieval") + helpText("rerank"),
 		Example: helpText("eval-retrieval.example"),
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,31 +50,21 @@ func newEvalRetrievalCmd(g *globalOptions) *cobra.Command {
 			return runRetrieval(cmd.Context(), g, o)
 		},
 	}
-	addIndexFlags(cmd, &o.index)
 	fl := cmd.Flags()
+	o.index.Add(fl)
 	fl.StringVar(&o.bench, "bench", "elaipbench", "benchmark format (elaipbench: the one with gold evidence)")
 	fl.StringVar(&o.data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
 	fl.StringVar(&o.papers, "papers", "", "folder of the benchmark's papers (PDFs named by paper_id) to ingest instead of paper_content")
 	fl.StringVar(&o.retrievers, "retriever", "bm25,dense,hybrid", "retrievers to score, comma-separated: "+strings.Join(index.Names(), ", "))
 	fl.StringVarP(&o.ks, "k", "k", "1,3,5,10", "cut-offs, comma-separated")
 	fl.StringVar(&o.forms, "query", "full", "query forms, comma-separated: full (stem + options, as the dataset stores the question: ElaipBench's), stem, options")
-	addPassageTokens(cmd, &o.maxTokens, "max-tokens")
-	addExcludeKinds(cmd, &o.excludeKinds)
-	addRerankFlags(cmd, &o.rerank)
+	cliflags.AddPassageTokens(fl, &o.maxTokens, "max-tokens")
+	cliflags.AddExcludeKinds(fl, &o.excludeKinds)
+	cliflags.AddRerank(fl, &o.rerank)
 	fl.Float64Var(&o.threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
 	fl.BoolVar(&o.asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
-	addSweepFlags(cmd, &o.sweep)
+	o.sweep.Add(fl)
 	return cmd
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // runRetrieval scores retrievers against the benchmark's gold evidence,
@@ -95,15 +86,15 @@ func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) err
 	if err != nil {
 		return err
 	}
-	r := session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}
+	r := session.Retrieval{Home: home, Index: o.index.Spec(g.env), Rerank: o.rerank, Env: g.env, Log: g.errOut}
 	if !o.asJSON {
 		r.Progress = g.errOut
 	}
-	if o.sweep.on {
+	if o.sweep.On {
 		if !o.queryGiven {
 			cfg.Forms = []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
 		}
-		grid, err := o.sweep.config(cfg.Retrievers, cfg.Forms, o.index.x.RRFK, o.threshold, cfg.Exclude, g.stderr)
+		grid, err := o.sweep.Config(cfg.Retrievers, cfg.Forms, o.index.RRFK, o.threshold, cfg.Exclude, g.stderr)
 		if err != nil {
 			return err
 		}
@@ -137,29 +128,29 @@ func (o retrievalOptions) config() (retrieval.Config, error) {
 	if o.data == "" {
 		return retrieval.Config{}, fmt.Errorf("--data FILE is required (ElaipBench's elabench.jsonl, or testdata/elaipbench/sample.jsonl)")
 	}
-	cfg := retrieval.Config{RRFK: o.index.x.RRFK, Retrievers: splitList(o.retrievers)}
+	cfg := retrieval.Config{RRFK: o.index.RRFK, Retrievers: cliflags.SplitList(o.retrievers)}
 	var err error
-	if cfg.Exclude, err = parseExcludeKinds(o.excludeKinds); err != nil {
+	if cfg.Exclude, err = cliflags.ParseExcludeKinds(o.excludeKinds); err != nil {
 		return cfg, err
 	}
 	cfg.Evidence.Threshold = o.threshold
 	if err := o.rerank.Check(); err != nil {
 		return cfg, err
 	}
-	for _, q := range splitList(o.forms) {
+	for _, q := range cliflags.SplitList(o.forms) {
 		cfg.Forms = append(cfg.Forms, retrieve.QueryForm(q))
 		if _, err := retrieve.QueryTexts(retrieve.QueryForm(q), "", nil); err != nil {
 			return cfg, err
 		}
 	}
-	for _, k := range splitList(o.ks) {
+	for _, k := range cliflags.SplitList(o.ks) {
 		n, err := strconv.Atoi(k)
 		if err != nil || n <= 0 {
 			return cfg, fmt.Errorf("-k %q: give positive whole numbers, e.g. -k 1,3,5,10", o.ks)
 		}
 		cfg.Ks = append(cfg.Ks, n)
 	}
-	if o.sweep.on && o.kGiven {
+	if o.sweep.On && o.kGiven {
 		return cfg, fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
 	}
 	return cfg, nil

@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/internal/cliflags"
 )
 
 // indexOptions are the flags of index.
 type indexOptions struct {
-	index           indexFlags
+	index           cliflags.Index
 	asJSON, rebuild bool
 }
 
@@ -29,7 +30,7 @@ func newIndexCmd(g *globalOptions) *cobra.Command {
 			return runIndex(cmd.Context(), g, o)
 		},
 	}
-	addIndexFlags(cmd, &o.index)
+	o.index.Add(cmd.Flags())
 	// Both BM25 scorers are always built: --bm25 is accepted, so one set of
 	// index flags serves index and the commands that search, but not shown.
 	cmd.Flags().MarkHidden("bm25")
@@ -44,7 +45,7 @@ func runIndex(ctx context.Context, g *globalOptions, o indexOptions) error {
 	if !o.asJSON {
 		progress = g.errOut
 	}
-	rep, err := session.UpdateIndex(ctx, g.homeDir(), o.index.spec(g), o.rebuild, progress)
+	rep, err := session.UpdateIndex(ctx, g.homeDir(), o.index.Spec(g.env), o.rebuild, progress)
 	if err != nil {
 		return err
 	}

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/internal/progress"
 )
 
@@ -38,7 +38,7 @@ func newIngestCmd(g *globalOptions) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per document")
-	addPassageTokens(cmd, &opt.MaxTokens, "max-tokens")
+	cliflags.AddPassageTokens(f, &opt.MaxTokens, "max-tokens")
 	f.IntVar(&opt.MinTokens, "min-tokens", 0, "flag documents shorter than this many tokens (ElaipBench rejected papers under 4096)")
 	f.BoolVar(&opt.RejectShort, "reject-short", false, "with --min-tokens: reject short documents instead of flagging them")
 	f.DurationVar(&opt.Timeout, "timeout", 2*time.Minute, "give up on one document after this long (reading, parsing and chunking it)")
@@ -47,8 +47,8 @@ func newIngestCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opt.Drop, "drop", kind.Names(kind.DefaultDrop), "passage kinds left out of the stored text, comma-separated ("+kind.Names(kind.All)+"), or none")
 	f.StringVar(&opt.IDField, "id-field", "paper_id", "dataset field holding the paper id")
 	f.StringVar(&opt.ContentField, "content-field", "paper_content", "dataset field holding the paper's full text")
-	f.Var(size(&o.maxFile, 0, nil, 0), "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
-	addIsolationFlags(cmd, &g.iso)
+	f.Var(cliflags.Size(&o.maxFile, 0, nil, 0), "max-file-size", "refuse files larger than this, unread (e.g. 500MB)")
+	g.iso.Add(f)
 	return cmd
 }
 
@@ -82,33 +82,4 @@ func runIngest(ctx context.Context, g *globalOptions, o ingestOptions, args []st
 		return &exitError{code: 1, msg: fmt.Sprintf("%d input(s) failed; the others are stored", failed)}
 	}
 	return nil
-}
-
-// addPassageTokens declares --passage-tokens, the passage size in every
-// command, with the old names kept working: old is "max-tokens" (ingest,
-// eval retrieval: deprecated, since eval's --max-tokens is the answer
-// length) or "max-passage-tokens" (eval, study, ask: a hidden alias).
-func addPassageTokens(cmd *cobra.Command, p *int, old string) {
-	fl := cmd.Flags()
-	fl.IntVar(p, "passage-tokens", 512, "largest passage, in cl100k_base tokens, for papers this command ingests (ElaipBench: 512)")
-	fl.IntVar(p, old, 512, "alias of --passage-tokens")
-	_ = fl.MarkHidden(old)
-	if old == "max-tokens" {
-		_ = fl.SetAnnotation(old, deprecated, []string{"use --passage-tokens (the passage size; --max-tokens is the answer length in eval)"})
-	}
-}
-
-// deprecated annotates a flag that still works but warns when given. Not
-// pflag's MarkDeprecated, whose warning cobra prints to the command's
-// output stream (stdout once a test sets it): warnDeprecated says it on
-// stderr, as a user has always seen it.
-const deprecated = "paperlens-deprecated"
-
-// warnDeprecated warns of each deprecated flag the command line gave.
-func warnDeprecated(cmd *cobra.Command, w io.Writer) {
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if note := f.Annotations[deprecated]; len(note) > 0 {
-			fmt.Fprintf(w, "Flag --%s has been deprecated, %s\n", f.Name, note[0])
-		}
-	})
 }

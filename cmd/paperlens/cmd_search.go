@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/batch"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -17,7 +18,7 @@ import (
 
 // searchOptions are the flags of search.
 type searchOptions struct {
-	index                               indexFlags
+	index                               cliflags.Index
 	asJSON                              bool
 	paper, retriever, queries, excludes string
 	k                                   int
@@ -29,7 +30,7 @@ func newSearchCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "search [flags] QUERY | --queries FILE.jsonl",
 		Short:   "Retrieve passages for a query, within one paper or across the corpus",
-		Long:    helpText("search"),
+		Long:    helpText("search") + helpText("rerank"),
 		Example: helpText("search.example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.queries != "" {
@@ -44,13 +45,13 @@ func newSearchCmd(g *globalOptions) *cobra.Command {
 			return runSearch(cmd.Context(), g, o, args)
 		},
 	}
-	addIndexFlags(cmd, &o.index)
+	o.index.Add(cmd.Flags())
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text"}`)
 	cmd.Flags().StringVar(&o.paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
 	cmd.Flags().StringVar(&o.retriever, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
 	cmd.Flags().IntVarP(&o.k, "k", "k", 5, "passages to return")
-	addExcludeKinds(cmd, &o.excludes)
-	addRerankFlags(cmd, &o.rerank)
+	cliflags.AddExcludeKinds(cmd.Flags(), &o.excludes)
+	cliflags.AddRerank(cmd.Flags(), &o.rerank)
 	cmd.Flags().StringVar(&o.queries, "queries", "", `search every line of this JSONL file, {"id","query","paper"?}, loading the indexes once ("-" for stdin)`)
 	return cmd
 }
@@ -64,7 +65,7 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 	if o.queries != "" && o.paper != "" {
 		return fmt.Errorf("--paper does not apply to --queries: give each line its own \"paper\"")
 	}
-	exclude, err := parseExcludeKinds(o.excludes)
+	exclude, err := cliflags.ParseExcludeKinds(o.excludes)
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func runSearch(ctx context.Context, g *globalOptions, o searchOptions, args []st
 		}
 	}
 	home := g.homeDir()
-	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.spec(g), Rerank: o.rerank, Env: g.env, Log: g.errOut}, o.retriever, exclude)
+	r, closer, err := session.Searcher(ctx, session.Retrieval{Home: home, Index: o.index.Spec(g.env), Rerank: o.rerank, Env: g.env, Log: g.errOut}, o.retriever, exclude)
 	if err != nil {
 		return err
 	}

@@ -9,15 +9,17 @@ import (
 
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/eval/study"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
 )
 
 // studyOptions are the flags of study: eval's, the models and the sweep.
 type studyOptions struct {
-	evalOptions
-	models string
-	sweep  sweepFlags
+	cliflags.Eval
+	models   string
+	sweep    cliflags.Sweep
+	sweepTop int
 }
 
 func newStudyCmd(g *globalOptions) *cobra.Command {
@@ -25,16 +27,16 @@ func newStudyCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "study [flags]",
 		Short:   "The whole study: ingest, index, score retrieval, evaluate every mode, report the RAG effect",
-		Long:    helpText("study"),
+		Long:    helpText("study") + helpText("rerank"),
 		Example: helpText("study.example"),
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStudy(cmd.Context(), g, &o, cmd.Flags().Changed)
 		},
 	}
-	addEvalFlags(cmd, &o.evalOptions)
-	addSweepFlags(cmd, &o.sweep)
-	cmd.Flags().IntVar(&o.sweep.top, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
+	o.Eval.Add(cmd.Flags())
+	o.sweep.Add(cmd.Flags())
+	cmd.Flags().IntVar(&o.sweepTop, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
 	cmd.Flags().StringVar(&o.models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir; --model NAME works too)")
 	return cmd
 }
@@ -42,15 +44,15 @@ func newStudyCmd(g *globalOptions) *cobra.Command {
 // runStudy runs the whole study (study.Config.Defaults says what it
 // studies when not told).
 func runStudy(ctx context.Context, g *globalOptions, o *studyOptions, changed func(string) bool) error {
-	req, err := o.request(g, changed)
+	req, err := o.Request(g.invocation(), changed)
 	if err != nil {
 		return err
 	}
-	ms := splitList(o.models)
+	ms := cliflags.SplitList(o.models)
 	if len(ms) == 0 {
-		ms = splitList(o.cfg.Model) // --model works as an alias of --models
+		ms = cliflags.SplitList(o.Config.Model) // --model works as an alias of --models
 	}
-	cfg := study.Config{Eval: req, OutRoot: o.cfg.Out, Models: ms, Out: g.stdout, PlanJSON: o.asJSON}
+	cfg := study.Config{Eval: req, OutRoot: o.Config.Out, Models: ms, Out: g.stdout, PlanJSON: o.JSON}
 	if err := cfg.Defaults(g.errOut); err != nil {
 		return err
 	}
@@ -58,18 +60,18 @@ func runStudy(ctx context.Context, g *globalOptions, o *studyOptions, changed fu
 	if err != nil {
 		return err
 	}
-	if o.sweep.on {
+	if o.sweep.On {
 		forms := []retrieve.QueryForm{retrieve.FormStem, retrieve.FormFull, retrieve.FormOptions}
 		if changed("query") {
 			// --query fixes the query form: the sweep then scores only
 			// that one.
-			forms = []retrieve.QueryForm{retrieve.QueryForm(o.cfg.QueryForm)}
+			forms = []retrieve.QueryForm{retrieve.QueryForm(o.Config.QueryForm)}
 		}
-		grid, err := o.sweep.config([]string{index.BM25, index.Dense, index.Hybrid}, forms, o.index.x.RRFK, 0, req.Config.Excluded(), g.stderr)
+		grid, err := o.sweep.Config([]string{index.BM25, index.Dense, index.Hybrid}, forms, o.Index.RRFK, 0, req.Config.Excluded(), g.stderr)
 		if err != nil {
 			return err
 		}
-		cfg.Sweep = &study.Sweep{Grid: grid, Top: o.sweep.top}
+		cfg.Sweep = &study.Sweep{Grid: grid, Top: o.sweepTop}
 	}
 	res, err := study.Run(ctx, cfg, qs)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
+	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/internal/termsafe"
 )
 
@@ -42,7 +43,7 @@ type globalOptions struct {
 	// nil: none.
 	env  map[string]string
 	args []string // the command line after the program name
-	iso  isolationOptions
+	iso  cliflags.Isolation
 	// isolation is how this invocation parses untrusted documents,
 	// settled before the command runs (prepareIsolation).
 	isolation *ingest.Isolation
@@ -52,7 +53,7 @@ type globalOptions struct {
 func newGlobals(args []string, stdin io.Reader, stdout, stderr io.Writer, env map[string]string) *globalOptions {
 	return &globalOptions{stdin: stdin, stdout: stdout, stderr: stderr,
 		out: termsafe.NewWriter(stdout), errOut: termsafe.NewWriter(stderr),
-		env: env, args: args, iso: defaultIsolation()}
+		env: env, args: args, iso: cliflags.DefaultIsolation()}
 }
 
 // exitError carries a process exit status out of a command without the
@@ -72,7 +73,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			warnDeprecated(cmd, g.stderr)
+			cliflags.WarnDeprecated(cmd.Flags(), g.stderr)
 			return g.prepareIsolation(cmd)
 		},
 	}
@@ -81,12 +82,12 @@ func newRoot(g *globalOptions) *cobra.Command {
 	root.SetErr(g.stderr)
 	root.PersistentFlags().StringVar(&g.home, "home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
 	root.AddCommand(newIngestCmd(g), newPapersCmd(g), newPassagesCmd(g), newIndexCmd(g), newSearchCmd(g), newEvalCmd(g), newStudyCmd(g),
-		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newBenchCmd(g), newWorkerCmd())
+		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
 	// Every command whose web modes fetch pages parses them in workers.
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("web-provider") != nil {
-			addWebDocFlags(c, &g.iso)
+			g.iso.AddWeb(c.Flags())
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -118,6 +119,11 @@ func cliMain(args []string) int {
 func runCLI(ctx context.Context, g *globalOptions) int {
 	root := newRoot(g)
 	root.SetArgs(g.args)
+	// Here, not in PersistentPreRunE: --help skips that, and a script
+	// asking an old command for its help should hear it is old.
+	if cmd, _, err := root.Find(g.args); err == nil {
+		warnDeprecatedCommand(cmd, g.stderr)
+	}
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
@@ -132,6 +138,16 @@ func runCLI(ctx context.Context, g *globalOptions) int {
 	// Errors quote file names, paper ids and replies: escaped, never obeyed.
 	fmt.Fprintln(g.stderr, "paperlens:", termsafe.Escape(err.Error()))
 	return 2
+}
+
+// warnDeprecatedCommand warns when cmd is, or is under, a command kept
+// only under its old name.
+func warnDeprecatedCommand(cmd *cobra.Command, w io.Writer) {
+	for c := cmd; c != nil; c = c.Parent() {
+		if note := c.Annotations[cliflags.Deprecated]; note != "" {
+			fmt.Fprintf(w, "Command %q has been deprecated, %s\n", c.Name(), note)
+		}
+	}
 }
 
 // getenv is name in the invocation's environment.
@@ -151,6 +167,12 @@ func (g *globalOptions) homeDir() string {
 		return h
 	}
 	return ".paperlens"
+}
+
+// invocation is what the shared flag sets take from this invocation.
+func (g *globalOptions) invocation() cliflags.Invocation {
+	return cliflags.Invocation{Home: g.homeDir(), Args: g.args, Env: g.env, Isolation: g.isolation,
+		DocTimeout: g.iso.Timeout, Log: g.errOut, Progress: g.stderr, Terminal: g.stderrTTY}
 }
 
 // The commands' help is prose kept in help/NAME.txt (the long

@@ -32,7 +32,7 @@ import (
 // every ingest, in process or not, re-executes this binary for.
 func TestMain(m *testing.M) {
 	// A first argument that is no test flag means the binary was run as
-	// the command (by bench, which times "SELF ingest ..."): never as a
+	// the command (by measure ingest, which times "SELF ingest ..."): never as a
 	// second test run, which would start a third.
 	asCommand := len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.")
 	if os.Getenv("PAPERLENS_BE_MAIN") == "1" || ingest.IsWorker() || asCommand {

@@ -18,7 +18,7 @@ const ownPrefix = "github.com/paperlens/paperlens/"
 // use (internal/lazyregexp); this keeps it cut. Only paperlens's own
 // packages are budgeted: the libraries it links initialise as their authors
 // chose, and paperlens keeps no fork of one to change that (issue 24);
-// `paperlens bench startup` measures the whole start. Bytes allocated by
+// `paperlens measure startup` measures the whole start. Bytes allocated by
 // initialisers are deterministic, unlike CPU time, so a package of ours that
 // goes back to compiling its patterns at start-up fails here by name.
 func TestStartupOwnInitAllocatesLittle(t *testing.T) {

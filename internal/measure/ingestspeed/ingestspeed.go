@@ -1,8 +1,8 @@
-// Package ingestbench measures ingest against pdftotext, and isolated
-// extraction against in-process extraction, in one run (paperlens bench
+// Package ingestspeed measures ingest against pdftotext, and isolated
+// extraction against in-process extraction, in one run (paperlens measure
 // ingest). Every figure is a median over interleaved rounds, so that a busy
 // machine shifts them alike, and is reported as a ratio.
-package ingestbench
+package ingestspeed
 
 import (
 	"context"
@@ -35,7 +35,7 @@ type Options struct {
 	Isolation *ingest.Isolation
 }
 
-// Result holds every figure; its JSON is paperlens bench ingest --json.
+// Result holds every figure; its JSON is paperlens measure ingest --json.
 type Result struct {
 	Files            int     `json:"files"`
 	Pages            int     `json:"pages"`
@@ -214,7 +214,7 @@ func (r Result) WriteText(w io.Writer) {
 // timeIngest ingests files into a fresh temporary home and returns the
 // wall time of ingest.Run.
 func timeIngest(files []string, opt ingest.Options) (float64, error) {
-	home, err := os.MkdirTemp("", "paperlens-bench-")
+	home, err := os.MkdirTemp("", "paperlens-measure-ingest-")
 	if err != nil {
 		return 0, err
 	}
@@ -244,7 +244,7 @@ func timeIngest(files []string, opt ingest.Options) (float64, error) {
 // timeCommand runs this program with args and a new home, and returns the
 // wall time; output is discarded.
 func timeCommand(self string, args []string) (float64, error) {
-	home, err := os.MkdirTemp("", "paperlens-bench-")
+	home, err := os.MkdirTemp("", "paperlens-measure-ingest-")
 	if err != nil {
 		return 0, err
 	}

@@ -8,23 +8,23 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/internal/textbench"
+	"github.com/paperlens/paperlens/internal/measure/textquality"
 )
 
 // defaultGroundTruth is the repository's ground-truth set, relative to the
 // working directory (the repository root).
 const defaultGroundTruth = "testdata/groundtruth"
 
-func newBenchTextCmd(g *globalOptions) *cobra.Command {
-	var o benchOptions[textbench.Options]
+func newMeasureTextCmd(g *globalOptions) *cobra.Command {
+	var o measureOptions[textquality.Options]
 	cmd := &cobra.Command{
 		Use:     "text [DIR]",
 		Short:   "Score our PDF text, pdftotext's and PyMuPDF's against ground truth typed by a reader",
-		Long:    helpText("bench-text"),
-		Example: helpText("bench-text.example"),
+		Long:    helpText("measure-text"),
+		Example: helpText("measure-text.example"),
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBenchText(cmd.Context(), g, o, args)
+			return runMeasureText(cmd.Context(), g, o, args)
 		},
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as one JSON object")
@@ -33,19 +33,19 @@ func newBenchTextCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// runBenchText scores every tool's text of the PDFs under args[0] (the
+// runMeasureText scores every tool's text of the PDFs under args[0] (the
 // repository's set by default) against their ground truth.
-func runBenchText(ctx context.Context, g *globalOptions, o benchOptions[textbench.Options], args []string) error {
+func runMeasureText(ctx context.Context, g *globalOptions, o measureOptions[textquality.Options], args []string) error {
 	o.opt.Dir = defaultGroundTruth
 	if len(args) == 1 {
 		o.opt.Dir = args[0]
 	}
-	r, err := textbench.Run(ctx, o.opt)
+	r, err := textquality.Run(ctx, o.opt)
 	if err != nil {
 		if len(args) == 0 && errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%w (run from the repository root, or pass the ground-truth directory: paperlens bench text DIR)", err)
+			return fmt.Errorf("%w (run from the repository root, or pass the ground-truth directory: paperlens measure text DIR)", err)
 		}
 		return err
 	}
-	return printBench(g.stdout, o.asJSON, r)
+	return printReport(g.stdout, o.asJSON, r)
 }

@@ -1,6 +1,6 @@
-// Package textbench scores extracted text against ground truth written by a
+// Package textquality scores extracted text against ground truth written by a
 // reader, and runs paperlens's extractor, pdftotext and PyMuPDF side by side
-// on a ground-truth set (paperlens bench text).
+// on a ground-truth set (paperlens measure text).
 //
 // The headline metric is the one py-pdf/benchmarks reports (pdf_benchmark/
 // score.py): python-Levenshtein's ratio over the whole text, which is the
@@ -8,7 +8,7 @@
 // over Unicode code points. Whole papers are tens of thousands of code
 // points, so the LCS is computed bit-parallel (Allison–Dix/Hyyrö), 64 cells
 // per machine word.
-package textbench
+package textquality
 
 import (
 	"math/bits"

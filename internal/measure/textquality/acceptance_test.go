@@ -1,4 +1,4 @@
-package textbench
+package textquality
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestGroundTruthAims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts every ground-truth PDF with three tools")
 	}
-	rep, err := Run(context.Background(), Options{Dir: filepath.Join("..", "..", "testdata", "groundtruth")})
+	rep, err := Run(context.Background(), Options{Dir: filepath.Join("..", "..", "..", "testdata", "groundtruth")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package textbench
+package textquality
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package textbench
+package textquality
 
 import (
 	"context"
@@ -13,13 +13,13 @@ import (
 // paragraph and symbol counts, characters and error, and our mean, less
 // the times, which vary, and the ratio against PyMuPDF, which depends on
 // what the machine has. The saved texts must be the rows' texts.
-// Regenerate with TEXTBENCH_WRITE_GOLDEN=1 only for a deliberate change.
+// Regenerate with TEXTQUALITY_WRITE_GOLDEN=1 only for a deliberate change.
 func TestRunGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("extracts every ground-truth PDF")
 	}
 	save := t.TempDir()
-	rep, err := Run(context.Background(), Options{Dir: filepath.Join("..", "..", "testdata", "groundtruth"), Rounds: 2, Save: save})
+	rep, err := Run(context.Background(), Options{Dir: filepath.Join("..", "..", "..", "testdata", "groundtruth"), Rounds: 2, Save: save})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestRunGolden(t *testing.T) {
 	}
 	got = append(got, '\n')
 	const golden = "testdata/run-golden.json"
-	if os.Getenv("TEXTBENCH_WRITE_GOLDEN") != "" {
+	if os.Getenv("TEXTQUALITY_WRITE_GOLDEN") != "" {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package textbench
+package textquality
 
 import (
 	"bytes"
@@ -97,7 +97,7 @@ type Mean struct {
 	Seconds    float64 `json:"seconds"` // sum of the per-document median times
 }
 
-// Report is a whole run; its JSON is paperlens bench text --json.
+// Report is a whole run; its JSON is paperlens measure text --json.
 type Report struct {
 	Dir         string            `json:"dir"`
 	Documents   []string          `json:"documents"`
@@ -419,7 +419,7 @@ func median(xs []float64) float64 {
 // WriteText prints the table: one line per document and tool, then each
 // tool's means, the ratios to PyMuPDF and the time against pdftotext.
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "paperlens bench text: %d documents in %s, %d round(s); tools: %s\n", len(r.Documents), r.Dir, r.Rounds, strings.Join(r.Tools, ", "))
+	fmt.Fprintf(w, "paperlens measure text: %d documents in %s, %d round(s); tools: %s\n", len(r.Documents), r.Dir, r.Rounds, strings.Join(r.Tools, ", "))
 	for _, t := range sortedKeys(r.Unavailable) {
 		fmt.Fprintf(w, "not run: %s: %s\n", t, r.Unavailable[t])
 	}

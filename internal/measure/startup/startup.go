@@ -1,11 +1,12 @@
-// Package startupbench times how much a fresh paperlens process costs
+// Package startup times how much a fresh paperlens process costs
 // before it does anything: `paperlens --help`, run as a new process in
 // interleaved rounds with reference programs, measured by the kernel's
 // accounting of the child (CPU time, peak resident memory, page faults).
 //
 // Every command and every extraction worker pays this start, so it is the
-// floor of every ingest and the whole cost of a mistyped command.
-package startupbench
+// floor of every ingest and the whole cost of a mistyped command (paperlens
+// measure startup).
+package startup
 
 import (
 	"context"
@@ -64,10 +65,10 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	// A child started by a Go program inherits the parent's peak resident
 	// memory through vfork (Linux keeps the larger of the old and new
 	// address space's at exec), so ru_maxrss of our own children would read
-	// as this bench's size. GNU time is a small C program whose children
+	// as this measurement's size. GNU time is a small C program whose children
 	// start from its own small peak; without it memory is not reported.
 	timeBin, _ := exec.LookPath("/usr/bin/time")
-	tmp, err := os.MkdirTemp("", "paperlens-bench-startup-")
+	tmp, err := os.MkdirTemp("", "paperlens-measure-startup-")
 	if err != nil {
 		return Result{}, err
 	}
