@@ -28,6 +28,7 @@ type goldLoc struct {
 type passView struct {
 	Rank                 int
 	Score                float64
+	HasScore             bool // the retriever ranked it by a score (a tool's passages have none)
 	Retriever            string
 	ID, URL, Section     string
 	Kind                 string // the passage's kind (body, references...); "" when unknown
@@ -66,7 +67,8 @@ type webView struct {
 
 type modeCol struct {
 	Mode, Kind    string
-	Paper         bool // the whole paper was in the prompt
+	PassagesTitle string // what the passages are: retrieved by rank, or what a tool returned
+	Paper         bool   // the whole paper was in the prompt
 	Runs          []runLink
 	Rec           *run.Record
 	Mark, Class   string
@@ -188,7 +190,9 @@ func (c *questionCtx) column(m string) modeCol {
 	col.Rec = &rec
 	col.Mark, col.Class = mark(rec)
 	if rec.Recall != nil {
-		col.RecallPercent = fmt.Sprintf("%.0f%%", 100**rec.Recall)
+		// One unit for recall in every view: percent, one decimal, as
+		// in the run's summary table.
+		col.RecallPercent = run.Percent(*rec.Recall) + "%"
 	}
 	got := c.passages(&col, rec)
 	if (len(col.Passages) > 0 || spec.NeedsIndex()) && c.gold != nil && !c.gold.Empty() {
@@ -232,6 +236,7 @@ func (c *questionCtx) pickRun(col *modeCol, rs []run.Record) run.Record {
 func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
 	var got []string
 	retr := map[string]bool{}
+	scored := 0
 	for _, ci := range rec.Context {
 		switch {
 		case ci.Retriever == "web":
@@ -243,15 +248,37 @@ func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
 		retr[ci.Retriever] = true
 		pv, text := c.passage(ci)
 		pv.Expanded, pv.Anchor = ci.Expanded, passageAnchor(col.Mode, ci.PassageID)
+		if pv.HasScore {
+			scored++
+		}
 		got = append(got, text)
 		col.Passages = append(col.Passages, pv)
 	}
 	col.Retrievers = strings.Join(slices.Sorted(maps.Keys(retr)), ", ")
+	col.PassagesTitle = "Retrieved passages (rank order)"
+	if scored == 0 && len(col.Passages) > 0 {
+		col.PassagesTitle = "Passages the tools returned (in the order first shown)"
+	}
 	return got
 }
 
+// hasScore reports whether a context item was ranked by a retrieval
+// score. A tool's passages (search_paper under agent) are listed in the
+// order the model first saw them and record 0, which is no score; a
+// neighbour --expand added records its hit's rank and 0 too.
+func hasScore(ci run.ContextItem) bool {
+	if ci.Expanded {
+		return false
+	}
+	switch ci.Retriever {
+	case mode.ToolSearchPaper, mode.ToolWebSearch, mode.ToolOpenPage, mode.ToolPythonCell:
+		return false
+	}
+	return true
+}
+
 func (c *questionCtx) passage(ci run.ContextItem) (passView, string) {
-	pv := passView{Rank: ci.Rank, Score: ci.Score, Retriever: ci.Retriever, ID: ci.PassageID, URL: passageURL(c.r, c.q.PaperID, ci.PassageID)}
+	pv := passView{Rank: ci.Rank, Score: ci.Score, HasScore: hasScore(ci), Retriever: ci.Retriever, ID: ci.PassageID, URL: passageURL(c.r, c.q.PaperID, ci.PassageID)}
 	var text string
 	if c.p != nil {
 		if i, ok := c.p.ord[ci.PassageID]; ok {
