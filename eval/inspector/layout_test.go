@@ -9,6 +9,56 @@ import (
 	"github.com/paperlens/paperlens/internal/testkit/browsertest"
 )
 
+// The layout checks load pages of a twelve-mode run in headless Chromium
+// at a laptop's width: a new user found the question page overflowing at
+// eight modes even at 2,800 px, so the number of modes must not set the
+// page's width.
+
+// overflowJS finds what sticks out past the viewport's right edge: every
+// element whose box ends past it, unless it sits inside a piece of
+// content that scrolls on its own (a pre, a passage's text) and is itself
+// in the viewport. A strip of mode columns or a table that scrolls
+// sideways is an offender: it is the page's width problem moved into a
+// box.
+const overflowJS = `(() => {
+  const vw = document.documentElement.clientWidth;
+  const own = el => el.matches('pre, .text') && getComputedStyle(el).overflowX !== 'visible';
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= vw + 1) continue;
+    let boxed = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (own(a) && a.getBoundingClientRect().right <= vw + 1) { boxed = true; break; }
+    }
+    if (!boxed) out.push(el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ').join('.') : '') + ' right=' + Math.round(r.right));
+  }
+  return out.slice(0, 12);
+})()`
+
+// TestTwelveModesFit: at 1,400 px the question page, the runs page and
+// the question list of a twelve-mode run fit the viewport, whatever
+// unbroken text the records hold.
+func TestTwelveModesFit(t *testing.T) {
+	srv := serveTwelve(t, true)
+	const w, h = 1400, 900
+	for _, page := range []string{"/r/1/q/q1", "/r/1/q/q1?mode=full,bm25", "/", "/r/1/", "/r/1/q/" + longID, "/r/1/paper/evil"} {
+		t.Run(strings.ReplaceAll(page, "/", "_"), func(t *testing.T) {
+			if code, body, _ := get(t, srv, page); code != 200 {
+				t.Fatalf("GET %s = %d\n%.2000s", page, code, body)
+			}
+			scroll, view := browsertest.ScrollWidth(t, srv.URL+page, w, h)
+			if view != w || scroll > view {
+				t.Errorf("document scroll width %d, viewport %d: the page overflows", scroll, view)
+			}
+			off := browsertest.InTab(t, srv.URL+page, []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(w, h)}, chromedp.Evaluate[[]string](overflowJS))
+			if len(off) > 0 {
+				t.Errorf("past the right edge of a %d px viewport: %v", w, off)
+			}
+		})
+	}
+}
+
 // routeFieldsJS reads self-route's call boxes: each field's label and
 // value as the elements that hold them, and their boxes.
 const routeFieldsJS = `(() => {
