@@ -1,6 +1,8 @@
 package inspector
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,4 +102,22 @@ func TestSelfRouteFieldsApart(t *testing.T) {
 			t.Errorf("call %d: fields drawn over each other: %+v", i+1, over)
 		}
 	}
+}
+
+// TestScreenshot saves the question page of the twelve-mode run for the
+// README's tour, when $PAPERLENS_SCREENSHOTS is set.
+func TestScreenshot(t *testing.T) {
+	if os.Getenv("PAPERLENS_SCREENSHOTS") == "" {
+		t.Skip("set PAPERLENS_SCREENSHOTS to write docs/img/inspector.png")
+	}
+	srv := serveTwelve(t, false)
+	// q3: the fixture's plain paper, not the one full of markup.
+	png := browsertest.Screenshot(t, srv.URL+"/r/1/q/q3", 1400, 900)
+	if len(png) > 300<<10 {
+		t.Fatalf("screenshot is %d KB, over the README's 300 KB", len(png)>>10)
+	}
+	out := filepath.Join("..", "..", "docs", "img", "inspector.png")
+	must(t, os.MkdirAll(filepath.Dir(out), 0o755))
+	must(t, os.WriteFile(out, png, 0o644))
+	t.Logf("wrote %s (%d KB)", out, len(png)>>10)
 }
