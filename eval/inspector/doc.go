@@ -24,6 +24,14 @@
 // truncated reply, and the server's prompt, cached, completion and
 // reasoning tokens.
 //
+// The question page lays the modes out in a grid that wraps, so any
+// number of modes fits the window; a chooser of plain links (?mode=a,b)
+// puts the chosen ones side by side. Nothing sets a page's width: an id,
+// URL or model output with no place to break wraps inside its own box.
+// Accuracy, evidence recall and miss rate are percentages with one
+// decimal on every page, as in the summary table; a passage shows a
+// score only when its retriever ranked it by one (search_paper's do not).
+//
 // Every page is addressed by run number and by ids present in that run:
 // requests never name files, and any path with a dot-dot segment, raw or
 // percent-encoded, is a 404. The gold evidence highlighted in passages is

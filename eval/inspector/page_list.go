@@ -35,6 +35,9 @@ type selectBox struct {
 
 type sortLink struct {
 	Label, URL, Arrow string
+	// Mode marks a mode's column: its heading may break after a "+" or
+	// "-", so that a dozen modes fit the width of a laptop's screen.
+	Mode bool
 }
 
 type listData struct {
@@ -299,7 +302,9 @@ func sortHeaders(req *http.Request, r *Run, q listQuery, against string) []sortL
 		out = append(out, hdr(f, "bd."+f))
 	}
 	for _, m := range r.Modes {
-		out = append(out, hdr(m, "mode:"+m))
+		h := hdr(m, "mode:"+m)
+		h.Mode = true
+		out = append(out, h)
 	}
 	return append(out, hdr("flips vs "+against, "flips"))
 }

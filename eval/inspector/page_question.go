@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ type goldLoc struct {
 type passView struct {
 	Rank                 int
 	Score                float64
+	HasScore             bool // the retriever ranked it by a score (a tool's passages have none)
 	Retriever            string
 	ID, URL, Section     string
 	Kind                 string // the passage's kind (body, references...); "" when unknown
@@ -66,7 +68,8 @@ type webView struct {
 
 type modeCol struct {
 	Mode, Kind    string
-	Paper         bool // the whole paper was in the prompt
+	PassagesTitle string // what the passages are: retrieved by rank, or what a tool returned
+	Paper         bool   // the whole paper was in the prompt
 	Runs          []runLink
 	Rec           *run.Record
 	Mark, Class   string
@@ -105,6 +108,18 @@ type questionData struct {
 	PaperTitle string
 	Breakdown  [][2]string
 	Stale      string
+	// Chooser links each mode in or out of the modes shown (?mode=a,b);
+	// AllURL shows every mode again, and All says every mode is shown.
+	Chooser []modeLink
+	AllURL  string
+	All     bool
+}
+
+// modeLink is one mode in the question page's chooser: On when it is
+// shown by choice, URL the page with it added or taken away.
+type modeLink struct {
+	Mode, URL string
+	On        bool
 }
 
 // questionCtx is what every mode column of one question page shares.
@@ -115,10 +130,13 @@ type questionCtx struct {
 	gold *evidence.Gold
 	locs []evidence.Location // where each gold sentence is in the paper
 	sel  int                 // the run asked for (?run=N)
+	// chosen are the modes asked for (?mode=a,b), in the run's order;
+	// none means every mode.
+	chosen []string
 }
 
-// questionPage is one question with every mode side by side (or one,
-// ?mode=M), each showing the run asked for or its first.
+// questionPage is one question with every mode in a grid that wraps (or
+// those chosen, ?mode=a,b), each showing the run asked for or its first.
 func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 	r := s.Run(runID)
 	if r == nil {
@@ -130,15 +148,75 @@ func (s *Site) questionPage(req *http.Request, runID, qid string) (any, bool) {
 	}
 	c := questionCtx{r: r, q: q, p: s.papers.get(r.home, q.PaperID), gold: q.Gold()}
 	c.sel, _ = strconv.Atoi(req.URL.Query().Get("run"))
+	c.chosen = chosenModes(req.URL.Query().Get("mode"), r.Modes)
 	d := c.header()
-	showMode := req.URL.Query().Get("mode")
 	for _, m := range r.Modes {
-		if showMode == "" || m == showMode {
+		if len(c.chosen) == 0 || slices.Contains(c.chosen, m) {
 			d.Modes = append(d.Modes, c.column(m))
 		}
 	}
 	d.RunSel = c.sel
+	c.chooser(&d)
 	return d, true
+}
+
+// chosenModes reads ?mode=a,b: the run's modes it names, in the run's
+// order. A name the run lacks is dropped; when none is left, every mode
+// is shown, so a mistyped or stale link still shows the question.
+func chosenModes(q string, modes []string) []string {
+	if q == "" {
+		return nil
+	}
+	asked := strings.Split(q, ",")
+	var out []string
+	for _, m := range modes {
+		if slices.Contains(asked, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// chooser links each mode in or out of the page. With every mode shown,
+// a mode's link shows it alone; with some chosen, it adds or takes away
+// that one. Plain links: the inspector runs no script.
+func (c *questionCtx) chooser(d *questionData) {
+	d.All = len(c.chosen) == 0
+	d.AllURL = c.link(c.q.ID, c.sel, nil)
+	for _, m := range c.r.Modes {
+		on := slices.Contains(c.chosen, m)
+		next := []string{m}
+		switch {
+		case on:
+			next = slices.DeleteFunc(slices.Clone(c.chosen), func(x string) bool { return x == m })
+		case !d.All: // the chosen ones and m, in the run's order
+			next = slices.DeleteFunc(slices.Clone(c.r.Modes), func(x string) bool { return x != m && !slices.Contains(c.chosen, x) })
+		}
+		d.Chooser = append(d.Chooser, modeLink{Mode: m, On: on, URL: c.link(c.q.ID, c.sel, next)})
+	}
+}
+
+// link is a question page's URL keeping the run and the modes chosen,
+// so that moving between runs and questions keeps the chooser's choice.
+// Mode names are escaped one by one ("+" would read as a space) and
+// joined with a bare comma, so the address stays readable.
+func (c *questionCtx) link(qid string, runN int, modes []string) string {
+	var q []string
+	if runN > 0 {
+		q = append(q, "run="+strconv.Itoa(runN))
+	}
+	if len(modes) > 0 {
+		esc := make([]string, len(modes))
+		for i, m := range modes {
+			esc[i] = url.QueryEscape(m)
+		}
+		q = append(q, "mode="+strings.Join(esc, ","))
+	}
+	u := questionURL(c.r, qid)
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	return u
 }
 
 // header fills the page but for its mode columns: neighbours, the
@@ -147,10 +225,10 @@ func (c *questionCtx) header() questionData {
 	r, q, p := c.r, c.q, c.p
 	d := questionData{Title: q.ID + " · " + r.Name, Run: r, Q: q, ListURL: runURL(r), PaperURL: paperURL(r, q.PaperID)}
 	if q.Index > 0 {
-		d.Prev = questionURL(r, r.Questions[q.Index-1].ID)
+		d.Prev = c.link(r.Questions[q.Index-1].ID, c.sel, c.chosen)
 	}
 	if q.Index+1 < len(r.Questions) {
-		d.Next = questionURL(r, r.Questions[q.Index+1].ID)
+		d.Next = c.link(r.Questions[q.Index+1].ID, c.sel, c.chosen)
 	}
 	for _, f := range slices.Sorted(maps.Keys(q.Breakdown)) {
 		d.Breakdown = append(d.Breakdown, [2]string{f, q.Breakdown[f]})
@@ -188,7 +266,9 @@ func (c *questionCtx) column(m string) modeCol {
 	col.Rec = &rec
 	col.Mark, col.Class = mark(rec)
 	if rec.Recall != nil {
-		col.RecallPercent = fmt.Sprintf("%.0f%%", 100**rec.Recall)
+		// One unit for recall in every view: percent, one decimal, as
+		// in the run's summary table.
+		col.RecallPercent = run.Percent(*rec.Recall) + "%"
 	}
 	got := c.passages(&col, rec)
 	if (len(col.Passages) > 0 || spec.NeedsIndex()) && c.gold != nil && !c.gold.Empty() {
@@ -220,7 +300,7 @@ func (c *questionCtx) pickRun(col *modeCol, rs []run.Record) run.Record {
 		if x.Run == c.sel {
 			pick = i
 		}
-		col.Runs = append(col.Runs, runLink{Run: x.Run, Marks: mk, Class: cl, URL: questionURL(c.r, c.q.ID) + "?run=" + strconv.Itoa(x.Run)})
+		col.Runs = append(col.Runs, runLink{Run: x.Run, Marks: mk, Class: cl, URL: c.link(c.q.ID, x.Run, c.chosen)})
 	}
 	col.Runs[pick].Selected = true
 	return rs[pick]
@@ -232,6 +312,7 @@ func (c *questionCtx) pickRun(col *modeCol, rs []run.Record) run.Record {
 func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
 	var got []string
 	retr := map[string]bool{}
+	scored := 0
 	for _, ci := range rec.Context {
 		switch {
 		case ci.Retriever == "web":
@@ -243,15 +324,37 @@ func (c *questionCtx) passages(col *modeCol, rec run.Record) []string {
 		retr[ci.Retriever] = true
 		pv, text := c.passage(ci)
 		pv.Expanded, pv.Anchor = ci.Expanded, passageAnchor(col.Mode, ci.PassageID)
+		if pv.HasScore {
+			scored++
+		}
 		got = append(got, text)
 		col.Passages = append(col.Passages, pv)
 	}
 	col.Retrievers = strings.Join(slices.Sorted(maps.Keys(retr)), ", ")
+	col.PassagesTitle = "Retrieved passages (rank order)"
+	if scored == 0 && len(col.Passages) > 0 {
+		col.PassagesTitle = "Passages the tools returned (in the order first shown)"
+	}
 	return got
 }
 
+// hasScore reports whether a context item was ranked by a retrieval
+// score. A tool's passages (search_paper under agent) are listed in the
+// order the model first saw them and record 0, which is no score; a
+// neighbour --expand added records its hit's rank and 0 too.
+func hasScore(ci run.ContextItem) bool {
+	if ci.Expanded {
+		return false
+	}
+	switch ci.Retriever {
+	case mode.ToolSearchPaper, mode.ToolWebSearch, mode.ToolOpenPage, mode.ToolPythonCell:
+		return false
+	}
+	return true
+}
+
 func (c *questionCtx) passage(ci run.ContextItem) (passView, string) {
-	pv := passView{Rank: ci.Rank, Score: ci.Score, Retriever: ci.Retriever, ID: ci.PassageID, URL: passageURL(c.r, c.q.PaperID, ci.PassageID)}
+	pv := passView{Rank: ci.Rank, Score: ci.Score, HasScore: hasScore(ci), Retriever: ci.Retriever, ID: ci.PassageID, URL: passageURL(c.r, c.q.PaperID, ci.PassageID)}
 	var text string
 	if c.p != nil {
 		if i, ok := c.p.ord[ci.PassageID]; ok {

@@ -30,10 +30,25 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%.3f", x)
 	},
 	"trimHash": func(s string) string { return strings.TrimPrefix(s, "#") },
+	"wbr":      wbr,
 	"tok":      func(x float64) string { return strconv.Itoa(int(math.Round(x))) },
 }
 
 // What the pages share: template functions, links, marks and highlighting.
+
+// wbr escapes a name and lets it break after each "+" and "-" (a
+// "full+hybrid" heading has no other place to break, and a line may not
+// break after "+" by default).
+func wbr(s string) template.HTML {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '+' || r == '-' {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String())
+}
 
 // runURL and friends build links from ids; ids are escaped as one path
 // segment, so an id can never reach outside its run.

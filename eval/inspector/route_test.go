@@ -66,8 +66,9 @@ func TestSelfRouteAndCitesOnQuestionPage(t *testing.T) {
 	for _, want := range []string{
 		"retrieved passages; whole paper when they do not suffice",
 		`route: <strong class="route-full">full</strong>`,
-		"rag call</span><span>prompt 400 tokens</span><span>server: prompt 420 · completion 4</span><span>cached</span><span class=\"bad\">read as unanswerable</span>",
-		"full call</span><span>prompt 900 tokens</span>",
+		// Each field of a call is labelled in its own element.
+		"<dt>call</dt><dd>rag</dd>\n<dt>prompt tokens</dt><dd>400</dd>\n<dt>server tokens</dt><dd>prompt 420 · completion 4</dd>\n<dt>cached</dt><dd>yes</dd>\n<dt>read as</dt><dd class=\"bad\">unanswerable</dd>",
+		"<dt>call</dt><dd>full</dd>\n<dt>prompt tokens</dt><dd>900</dd>",
 		"Unanswerable.",
 		"The whole paper was in the prompt",
 		// The cited passage is marked and the citation links to it.

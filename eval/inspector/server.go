@@ -37,7 +37,7 @@ func (s *Site) Server(idle time.Duration) *http.Server {
 //
 //	/                         runs and their summary tables
 //	/r/RUN/                   questions of run RUN (filters and sorting in the query)
-//	/r/RUN/q/QUESTION         one question, every mode side by side
+//	/r/RUN/q/QUESTION         one question, every mode (or those of ?mode=a,b) in a grid
 //	/r/RUN/paper/PAPER        a paper's passages with all its gold evidence marked
 //	/static/style.css
 //
