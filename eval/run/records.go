@@ -48,6 +48,9 @@ type ContextItem struct {
 //     false. Every summary has accuracy_answered and records for each mode,
 //     and no_accuracy when it reports no overall accuracy.
 //
+// extractor was added to version 2 without a new version: its absence
+// reads right as "unknown rules" in a record of any version.
+//
 // A field whose absence reads right as its zero value (omitempty, added
 // for a new feature) needs no new version; a field readers must be able
 // to trust, or a changed meaning, does. Names never change: fields are
@@ -79,12 +82,18 @@ type Record struct {
 	QuestionType string            `json:"question_type"`
 	Breakdown    map[string]string `json:"breakdown,omitempty"`
 	Method       string            `json:"extraction,omitempty"` // which extraction rule matched
-	Miss         bool              `json:"miss"`                 // no answer could be extracted
-	Score        *float64          `json:"score,omitempty"`      // judge score or ROUGE-L for short answers
-	ScoreKind    string            `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
-	Cuts         []assemble.Cut    `json:"cuts,omitempty"`
-	Recall       *float64          `json:"evidence_recall,omitempty"` // share of gold evidence in the context
-	Web          []WebItem         `json:"web,omitempty"`             // web modes: what was found and fetched
+	// Extractor is the version of the extraction rules (extract.Version)
+	// that read Extracted from the reply, on a record scored by extraction
+	// (score_kind "exact"). "" (left out) where no extractor read the reply
+	// (judged, ROUGE-L, or an error before scoring), and on records made
+	// before it was recorded, whose rules are unknown. Rescore sets it.
+	Extractor string         `json:"extractor,omitempty"`
+	Miss      bool           `json:"miss"`                 // no answer could be extracted
+	Score     *float64       `json:"score,omitempty"`      // judge score or ROUGE-L for short answers
+	ScoreKind string         `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
+	Cuts      []assemble.Cut `json:"cuts,omitempty"`
+	Recall    *float64       `json:"evidence_recall,omitempty"` // share of gold evidence in the context
+	Web       []WebItem      `json:"web,omitempty"`             // web modes: what was found and fetched
 	// WebResults is how many usable web results a web mode's prompt got
 	// (0: answered without any, closed-book or full-paper alone).
 	WebResults *int `json:"web_results,omitempty"`
