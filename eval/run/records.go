@@ -428,23 +428,31 @@ func compactResults(path string) (bool, error) {
 	if err != nil || lines == len(recs) {
 		return false, err
 	}
+	if err := rewriteResults(path, recs); err != nil {
+		return false, fmt.Errorf("compact %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// rewriteResults replaces a results file with recs, one line each, in
+// one rename (renameio): a kill or a full disk leaves the old file or the
+// new one, never a mix. Each record is written with its own Schema, as
+// compaction and rescoring keep it.
+func rewriteResults(path string, recs []Record) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithTempDir(filepath.Dir(path)))
 	if err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
+		return err
 	}
 	defer pf.Cleanup()
 	bw := bufio.NewWriterSize(pf, 1<<20)
 	enc := json.NewEncoder(bw) // escapes as json.Marshal does, like the writer
 	for _, r := range recs {
 		if err := enc.Encode(r); err != nil {
-			return false, fmt.Errorf("compact %s: %w", path, err)
+			return err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
+		return err
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
-	}
-	return true, nil
+	return pf.CloseAtomicallyReplace()
 }
