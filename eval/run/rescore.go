@@ -137,6 +137,9 @@ func Rescore(ctx context.Context, opt RescoreOptions) (RescoreResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if len(recs) == 0 {
+		return res, fmt.Errorf("%s holds no records: nothing to rescore (run eval --out %s first)", dir.path(ResultsFile), opt.Dir)
+	}
 	res.Records = len(recs)
 	byID := make(map[string]bench.Question, len(opt.Questions))
 	for _, q := range opt.Questions {
@@ -144,7 +147,7 @@ func Rescore(ctx context.Context, opt RescoreOptions) (RescoreResult, error) {
 	}
 	for _, r := range recs {
 		if _, ok := byID[r.QuestionID]; !ok {
-			return res, fmt.Errorf("%s names question %q (%s, run %d), which the run's dataset %s lacks: rescore needs the dataset the run was made with",
+			return res, fmt.Errorf("%s names question %q (%s, run %d), which the run's dataset %s lacks: rescore needs the dataset the run was made with (pass --data FILE)",
 				dir.path(ResultsFile), r.QuestionID, r.Mode, r.Run, cfg.Data)
 		}
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/paperlens/paperlens/eval/mcq"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/internal/testkit/modeltest"
+	"github.com/paperlens/paperlens/model"
 )
 
 // noWeakCue is the extraction rules with one rule changed: weak cues ("I
@@ -215,5 +217,78 @@ func TestRescoreKeepsErrorsAndVersions(t *testing.T) {
 	if len(res.Changes) != 1 || res.Changes[0].QuestionID != "q2" || res.Changes[0].Mode != Oracle ||
 		res.Changes[0].Was.Method != "" || res.Changes[0].Now.Method != extract.MethodMiss || !res.Changes[0].Now.Miss {
 		t.Errorf("changes %+v; want the unnamed miss of q2 under oracle named", res.Changes)
+	}
+}
+
+// A judge that fails on some rows leaves them with their earlier scores
+// and says how many failed; one that refuses its request as such stops the
+// rescore before anything is written, naming the flag; a folder without
+// records has nothing to rescore.
+func TestRescoreJudgeFailures(t *testing.T) {
+	qs, _, err := bench.LoadLPFQA(filepath.Join("..", "bench", "testdata", "lpfqa-sample.json"), bench.DefaultFieldMap())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chat := model.ChatFunc(func(_ context.Context, req model.Request) (model.Response, error) {
+		return model.Response{Content: "The answer is C."}, nil
+	})
+	judgeScoring := func(score string, fail func(prompt string) error) model.Chat {
+		return model.ChatFunc(func(_ context.Context, req model.Request) (model.Response, error) {
+			if err := fail(req.Messages[len(req.Messages)-1].Content); err != nil {
+				return model.Response{}, err
+			}
+			return model.Response{Content: `{"answer_score": ` + score + `}`}, nil
+		})
+	}
+	never := func(string) error { return nil }
+	cfg := Config{Bench: "lpfqa", Data: "lpfqa-sample.json", Model: "m", JudgeModel: "j", Runs: 1, Concurrency: 2, Out: t.TempDir()}
+	cfg.Defaults(nil)
+	if _, err := Run(context.Background(), Options{Config: cfg, Chat: chat, Judge: judgeScoring("1", never), Questions: qs}); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(cfg.Out, ResultsFile)
+	before, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := RescoreOptions{Dir: cfg.Out, Config: cfg, Questions: qs}
+
+	opt.Judge = judgeScoring("0", func(string) error {
+		return &model.HTTPError{StatusCode: 400, Param: "temperature", Body: "temperature is not supported with this model"}
+	})
+	_, err = Rescore(context.Background(), opt)
+	var re *RequestError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "--judge-temperature none") || !strings.Contains(err.Error(), "nothing written") {
+		t.Errorf("a judge refusing temperature: %v; want a RequestError naming --judge-temperature", err)
+	}
+	if b, _ := os.ReadFile(results); string(b) != string(before) {
+		t.Error("a stopped rescore wrote the records")
+	}
+
+	failing := qs[0].Reference // the dataset's judge template quotes it, not the question
+	opt.Judge = judgeScoring("0", func(p string) error {
+		if strings.Contains(p, failing) {
+			return errors.New("503 Service Unavailable")
+		}
+		return nil
+	})
+	var log strings.Builder
+	opt.Log = &log
+	res, err := Rescore(context.Background(), opt)
+	if err == nil || !strings.Contains(err.Error(), "1 of") || !strings.Contains(err.Error(), "run rescore again") {
+		t.Errorf("one judge call failed: %v", err)
+	}
+	if res.Failed != 1 || res.Rejudged != len(qs)-1 || len(res.Changes) != len(qs)-1 || !strings.Contains(log.String(), qs[0].ID) {
+		t.Errorf("failed %d, rejudged %d, changed %d of %d; log %q", res.Failed, res.Rejudged, len(res.Changes), len(qs), log.String())
+	}
+	recs := mustRecords(t, cfg.Out, len(qs))
+	for _, r := range recs {
+		if want := r.QuestionID == qs[0].ID; r.Correct != want || r.Error != "" {
+			t.Errorf("%s: correct %v, error %q; want only the row whose judge failed to keep its earlier 1", r.QuestionID, r.Correct, r.Error)
+		}
+	}
+
+	if _, err := Rescore(context.Background(), RescoreOptions{Dir: t.TempDir(), Config: cfg, Questions: qs}); err == nil || !strings.Contains(err.Error(), "nothing to rescore") {
+		t.Errorf("a folder without records: %v", err)
 	}
 }
