@@ -1,6 +1,10 @@
 package session
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/paperlens/paperlens/eval/run"
 )
 
@@ -26,9 +30,17 @@ type Rerun struct {
 	Rerank Rerank
 }
 
-// ReadRerun reads the run folder dir's config.json (written by any
-// paperlens; fields an older one lacks take their defaults) as a Rerun.
-func ReadRerun(dir string) (Rerun, error) {
+// ReadRerun reads a run folder's config.json (written by any paperlens;
+// fields an older one lacks take their defaults) as a Rerun. path is the
+// file, as --config names it (RUN/config.json), or the folder.
+func ReadRerun(path string) (Rerun, error) {
+	dir := path
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		if filepath.Base(path) != "config.json" {
+			return Rerun{}, fmt.Errorf("--config %s: give a run folder's config.json (RUN/config.json)", path)
+		}
+		dir = filepath.Dir(path)
+	}
 	c, err := run.Dir(dir).ReadConfig()
 	if err != nil {
 		return Rerun{}, err

@@ -87,9 +87,12 @@ func TestRerunFromConfig(t *testing.T) {
 				t.Fatalf("the server's refusal is not recorded:\n%s", raw)
 			}
 
-			rr, err := ReadRerun(first.Config.Out)
+			rr, err := ReadRerun(filepath.Join(first.Config.Out, "config.json"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if _, err := ReadRerun(filepath.Join(first.Config.Out, "summary.json")); err == nil || !strings.Contains(err.Error(), "RUN/config.json") {
+				t.Errorf("--config naming another file: %v", err)
 			}
 			if err := rr.CheckHeaders(Clients{}); err == nil || !strings.Contains(err.Error(), "X-Route") || !strings.Contains(err.Error(), "--header") {
 				t.Errorf("a rerun without the recorded header: %v; want an error naming it and --header", err)
