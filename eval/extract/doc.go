@@ -130,6 +130,13 @@
 // all, so strict scoring marks the hedge wrong rather than the extractor
 // picking one.
 //
+// # Versions
+//
+// Version names these rules; a run records it with every answer it
+// extracts, and Extractor carries rules and version together so that a
+// scorer can be given other rules. Every change that can change a Result
+// bumps Version (version.go says when; a golden-file pin enforces it).
+//
 // # Against the field
 //
 // field_test.go holds reply shapes from the answer-extraction tests and

@@ -2,6 +2,8 @@ package extract
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -190,6 +192,45 @@ func TestGolden(t *testing.T) {
 	}
 	if generated < 3000 {
 		t.Fatalf("only %d generated cases checked", generated)
+	}
+}
+
+// goldenVersionPath pins Version to the golden file: the version, a tab,
+// and the SHA-256 of golden.txt.
+const goldenVersionPath = "testdata/golden.version"
+
+// TestGoldenPinsVersion holds Version to its rule (see version.go): the
+// golden file may change only with a bumped Version, since the records of
+// every run name the rules that read their answers by it. Rewriting the
+// golden file (EXTRACT_WRITE_GOLDEN=1, which runs this after TestGolden)
+// rewrites the pin too, and refuses while Version is the one pinned to
+// other answers.
+func TestGoldenPinsVersion(t *testing.T) {
+	b, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	hash := hex.EncodeToString(sum[:])
+	pin, err := os.ReadFile(goldenVersionPath)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	pinned, pinnedHash, _ := strings.Cut(strings.TrimSpace(string(pin)), "\t")
+	changed := pinnedHash != "" && pinnedHash != hash
+	if changed && pinned == Version {
+		t.Fatalf("%s changed since extract.Version %q was pinned to it (%s): answers changed, so bump Version in version.go, then EXTRACT_WRITE_GOLDEN=1 go test ./eval/extract -run Golden",
+			goldenPath, Version, goldenVersionPath)
+	}
+	if os.Getenv("EXTRACT_WRITE_GOLDEN") != "" {
+		if err := os.WriteFile(goldenVersionPath, []byte(Version+"\t"+hash+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if pinned != Version || pinnedHash != hash {
+		t.Fatalf("%s pins version %q to %.12s…, now %q and %.12s…: EXTRACT_WRITE_GOLDEN=1 go test ./eval/extract -run Golden rewrites it",
+			goldenVersionPath, pinned, pinnedHash, Version, hash)
 	}
 }
 

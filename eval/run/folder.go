@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,10 +72,28 @@ func (d Dir) Started() (time.Time, error) {
 
 // WriteConfig writes config.json. URLs lose user info and query (where
 // keys hide), so the file can be shared.
-func (d Dir) WriteConfig(c Config) error {
+func (d Dir) WriteConfig(c Config) error { return d.writeJSON(configFile, c.shareable()) }
+
+// shareable is c as config.json holds it: URLs without user info and
+// query.
+func (c Config) shareable() Config {
 	c.BaseURL, c.JudgeURL = model.NormalizeEndpoint(c.BaseURL), model.NormalizeEndpoint(c.JudgeURL)
 	c.RerankBaseURL = model.NormalizeEndpoint(c.RerankBaseURL)
-	return d.writeJSON(configFile, c)
+	return c
+}
+
+// updateConfig writes config.json when c differs from what it holds, so
+// that its time (Started) moves only with a change.
+func (d Dir) updateConfig(c Config) error {
+	old, err := d.ReadConfig()
+	if err == nil {
+		a, aerr := json.Marshal(old)
+		b, berr := json.Marshal(c.shareable())
+		if aerr == nil && berr == nil && bytes.Equal(a, b) {
+			return nil
+		}
+	}
+	return d.WriteConfig(c)
 }
 
 // Records reads results.jsonl (see ReadResults); a folder without one has

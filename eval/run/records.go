@@ -48,6 +48,9 @@ type ContextItem struct {
 //     false. Every summary has accuracy_answered and records for each mode,
 //     and no_accuracy when it reports no overall accuracy.
 //
+// extractor was added to version 2 without a new version: its absence
+// reads right as "unknown rules" in a record of any version.
+//
 // A field whose absence reads right as its zero value (omitempty, added
 // for a new feature) needs no new version; a field readers must be able
 // to trust, or a changed meaning, does. Names never change: fields are
@@ -79,12 +82,18 @@ type Record struct {
 	QuestionType string            `json:"question_type"`
 	Breakdown    map[string]string `json:"breakdown,omitempty"`
 	Method       string            `json:"extraction,omitempty"` // which extraction rule matched
-	Miss         bool              `json:"miss"`                 // no answer could be extracted
-	Score        *float64          `json:"score,omitempty"`      // judge score or ROUGE-L for short answers
-	ScoreKind    string            `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
-	Cuts         []assemble.Cut    `json:"cuts,omitempty"`
-	Recall       *float64          `json:"evidence_recall,omitempty"` // share of gold evidence in the context
-	Web          []WebItem         `json:"web,omitempty"`             // web modes: what was found and fetched
+	// Extractor is the version of the extraction rules (extract.Version)
+	// that read Extracted from the reply, on a record scored by extraction
+	// (score_kind "exact"). "" (left out) where no extractor read the reply
+	// (judged, ROUGE-L, or an error before scoring), and on records made
+	// before it was recorded, whose rules are unknown. Rescore sets it.
+	Extractor string         `json:"extractor,omitempty"`
+	Miss      bool           `json:"miss"`                 // no answer could be extracted
+	Score     *float64       `json:"score,omitempty"`      // judge score or ROUGE-L for short answers
+	ScoreKind string         `json:"score_kind,omitempty"` // "exact", "judge", "rouge_l"
+	Cuts      []assemble.Cut `json:"cuts,omitempty"`
+	Recall    *float64       `json:"evidence_recall,omitempty"` // share of gold evidence in the context
+	Web       []WebItem      `json:"web,omitempty"`             // web modes: what was found and fetched
 	// WebResults is how many usable web results a web mode's prompt got
 	// (0: answered without any, closed-book or full-paper alone).
 	WebResults *int `json:"web_results,omitempty"`
@@ -419,23 +428,31 @@ func compactResults(path string) (bool, error) {
 	if err != nil || lines == len(recs) {
 		return false, err
 	}
+	if err := rewriteResults(path, recs); err != nil {
+		return false, fmt.Errorf("compact %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// rewriteResults replaces a results file with recs, one line each, in
+// one rename (renameio): a kill or a full disk leaves the old file or the
+// new one, never a mix. Each record is written with its own Schema, as
+// compaction and rescoring keep it.
+func rewriteResults(path string, recs []Record) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithTempDir(filepath.Dir(path)))
 	if err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
+		return err
 	}
 	defer pf.Cleanup()
 	bw := bufio.NewWriterSize(pf, 1<<20)
 	enc := json.NewEncoder(bw) // escapes as json.Marshal does, like the writer
 	for _, r := range recs {
 		if err := enc.Encode(r); err != nil {
-			return false, fmt.Errorf("compact %s: %w", path, err)
+			return err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
+		return err
 	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return false, fmt.Errorf("compact %s: %w", path, err)
-	}
-	return true, nil
+	return pf.CloseAtomicallyReplace()
 }

@@ -661,21 +661,36 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 		r.Error = err.Error()
 		return r, refused(err, ""), err
 	}
-	if strings.TrimSpace(ans.output) == "" && strings.TrimSpace(ans.reasoning) == "" && ans.finish != "length" {
+	fatal, callErr = sc.verdict(ctx, q, &r)
+	return r, fatal, callErr
+}
+
+// verdict scores a record whose reply is in (Output, Reasoning,
+// FinishReason, ReplyCut; ScoreKind says how): the one scoring path of an
+// evaluation and of Rescore. In a tool mode or self-route, Output is the
+// final answer, the one scored. It clears the verdict first, so that
+// scoring a record again gives what scoring it fresh gives. An empty
+// reply becomes the record's error; a judge call that fails is returned
+// as callErr (and as fatal when the server refuses the request as such,
+// see RequestError).
+func (s scorer) verdict(ctx context.Context, q bench.Question, r *Record) (fatal, callErr error) {
+	r.Extracted, r.Method, r.Extractor, r.Score = "", "", "", nil
+	r.Miss, r.Correct, r.Truncated, r.JudgeReplyCut, r.JudgeUnreadable = false, false, false, false, false
+	if strings.TrimSpace(r.Output) == "" && strings.TrimSpace(r.Reasoning) == "" && r.FinishReason != "length" {
 		r.Error = "empty reply from the model"
-		if ans.cut {
+		if r.ReplyCut {
 			r.Error = "the reply was longer than --max-reply-bytes and held no answer before the cut"
 		}
 		r.Miss = true
-		return r, nil, nil
+		return nil, nil
 	}
-	if err := sc.score(ctx, q, &r); err != nil {
-		return r, refused(err, "judge-"), err
+	if err := s.score(ctx, q, r); err != nil {
+		return refused(err, "judge-"), err
 	}
 	if r.FinishReason == "length" && (r.Miss || strings.TrimSpace(r.Output) == "") {
 		r.Truncated, r.Correct = true, false
 	}
-	return r, nil, nil
+	return nil, nil
 }
 
 // RequestError stops a run: the server refuses a request parameter, so
@@ -728,6 +743,9 @@ type scorer struct {
 	prompts *prompts.Set
 	header  http.Header // the judge's extra headers
 	log     *promptLog  // --log-prompts: where each prompt is kept as sent
+	// extract reads the letters of multiple-choice replies; the zero
+	// value is extract.Current (tests give other rules).
+	extract extract.Extractor
 }
 
 // kind is how a question is scored: "exact" (letters), "judge" or
@@ -746,13 +764,16 @@ func (s scorer) kind(q bench.Question) string {
 	return "judge"
 }
 
-// score sets the verdict on r. Problems become r.Error; the judge's error is
-// also returned, for the caller to tell a refused request from the rest.
+// score sets the verdict of the kind r.ScoreKind names (which evaluate
+// sets from kind before the question is asked). Problems become r.Error;
+// the judge's error is also returned, for the caller to tell a refused
+// request from the rest.
 func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 	// LPFQA judges every task, multiple-choice ones included (§4);
 	// --lpfqa-mcq extract reads their letters instead, as do the runs
 	// without a judge (which report no overall accuracy; see Summary).
-	if s.kind(q) == "exact" {
+	switch r.ScoreKind {
+	case "exact":
 		reply := r.Output
 		if strings.TrimSpace(reply) == "" && s.cfg.ExtractFromReasoning {
 			// --extract-from-reasoning: a reasoning model that spent its
@@ -760,16 +781,24 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 			// the papers, which read the answer.
 			reply = r.Reasoning
 		}
-		res := extract.Extract(reply, q.MCQ.Letters(), q.MCQ.Options, q.Type == "MA-MCQ")
-		r.Extracted, r.Method, r.Miss = res.Letters, res.Method, res.Miss
+		x := s.extract.OrCurrent()
+		res := x.Extract(reply, q.MCQ.Letters(), q.MCQ.Options, q.Type == "MA-MCQ")
+		r.Extracted, r.Method, r.Miss, r.Extractor = res.Letters, res.Method, res.Miss, x.Version
 		r.Correct = !res.Miss && res.Letters == q.Answer
-		r.ScoreKind = "exact"
+		return nil
+	case "rouge_l":
+		r.Extracted = strings.TrimSpace(r.Output)
+		v := stats.RougeL(r.Output, q.Answer)
+		r.Score = &v
+		return nil
+	case "judge":
+	default:
+		r.Error = fmt.Sprintf("internal error (please report): score kind %q", r.ScoreKind)
 		return nil
 	}
 	r.Extracted = strings.TrimSpace(r.Output)
-	if s.kind(q) == "rouge_l" {
-		v := stats.RougeL(r.Output, q.Answer)
-		r.Score, r.ScoreKind = &v, "rouge_l"
+	if s.judge == nil {
+		r.Error = "judge: no judge model to score a short answer (give --judge-model)"
 		return nil
 	}
 	prompt, err := prompts.RenderJudge(s.prompts, q.JudgeTemplate, prompts.JudgeData{
@@ -800,10 +829,10 @@ func (s scorer) score(ctx context.Context, q bench.Question, r *Record) error {
 		// cannot be read is a 0 that stays in the denominator, counted
 		// apart so that a judge that rambles shows.
 		zero := 0.0
-		r.Score, r.ScoreKind, r.Correct, r.JudgeUnreadable = &zero, "judge", false, true
+		r.Score, r.Correct, r.JudgeUnreadable = &zero, false, true
 		return nil
 	}
-	r.Score, r.ScoreKind, r.Correct = &v, "judge", v >= 0.5
+	r.Score, r.Correct = &v, v >= 0.5
 	return nil
 }
 

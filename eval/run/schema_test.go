@@ -12,7 +12,8 @@ import (
 
 // schemaDir is a committed run folder (results.jsonl and summary.json) of
 // one schema version: v2 as this paperlens writes it, v1 the same without
-// the schema field, as every paperlens before the field wrote it.
+// the schema field, as every paperlens before the field wrote it. v1 also
+// holds a config.json in the first shape eval wrote (rerun_test.go).
 func schemaDir(v string) Dir { return Dir(filepath.Join("testdata", "schema", v)) }
 
 // Each committed version reads, through the one reader, as the same
