@@ -17,6 +17,9 @@ type Hit struct {
 	PassageID string  `json:"passage_id"`
 	Text      string  `json:"text"`
 	Retriever string  `json:"retriever,omitempty"`
+	// Kind is what the passage is (body, table, references, …), filled
+	// where the corpus is at hand (index.WithKinds): search prints it.
+	Kind kind.Kind `json:"kind,omitempty"`
 }
 
 // Query asks for the K best passages for Text, within one paper when

@@ -46,7 +46,7 @@ func newSearchCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	o.index.Add(cmd.Flags())
-	cmd.Flags().BoolVar(&o.asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text"}`)
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, `one JSON object per hit: {"rank","score","paper_id","passage_id","text","retriever","kind"}`)
 	cmd.Flags().StringVar(&o.paper, "paper", "", "search only this paper (intra-paper retrieval, as ElaipBench)")
 	cmd.Flags().StringVar(&o.retriever, "retriever", index.BM25, "bm25, bleve, okapi, dense or hybrid")
 	cmd.Flags().IntVarP(&o.k, "k", "k", 5, "passages to return")

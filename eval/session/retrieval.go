@@ -8,6 +8,7 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/retrieve"
+	"github.com/paperlens/paperlens/retrieve/index"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
@@ -47,12 +48,13 @@ func (r Retrieval) open(ctx context.Context) (*Session, *retrievalSource, error)
 		return nil, nil, err
 	}
 	s.onClose(closer.Close)
-	return s, &retrievalSource{src: retrieval.SweepSource{Store: st, Index: ix, IndexConfig: x.Config(r.Home)}, rr: rr}, nil
+	return s, &retrievalSource{src: retrieval.SweepSource{Store: st, Index: ix, IndexConfig: x.Config(r.Home)}, ix: ix, rr: rr}, nil
 }
 
 // retrievalSource is an open home and its reranker.
 type retrievalSource struct {
 	src retrieval.SweepSource
+	ix  *index.Index // src.Index, for what only the home's index offers
 	rr  rerank.Reranker
 }
 
@@ -99,5 +101,5 @@ func Searcher(ctx context.Context, r Retrieval, name string, exclude []kind.Kind
 		return nil, nil, err
 	}
 	ret = retrieve.Excluding(ret, exclude)
-	return rerank.Wrap(ret, src.rr, r.Rerank.Depth), s, nil
+	return src.ix.WithKinds(rerank.Wrap(ret, src.rr, r.Rerank.Depth)), s, nil
 }

@@ -990,6 +990,31 @@ func (c *checked) searchExcluding(ctx context.Context, q retrieve.Query) ([]retr
 	}
 }
 
+// WithKinds returns r with each hit's Kind filled from the corpus (body
+// when the corpus does not say), for output that shows what a passage is.
+// Kinds are read a paper at a time, once per open index.
+func (ix *Index) WithKinds(r retrieve.Retriever) retrieve.Retriever {
+	return kinded{Retriever: r, ix: ix}
+}
+
+type kinded struct {
+	retrieve.Retriever
+	ix *Index
+}
+
+func (k kinded) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+	hits, err := k.Retriever.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hits {
+		if hits[i].Kind, err = k.ix.kindOf(hits[i].PaperID, hits[i].PassageID); err != nil {
+			return nil, err
+		}
+	}
+	return hits, nil
+}
+
 // kindOf is the kind of a passage, from the corpus: body when the corpus
 // does not know it.
 func (ix *Index) kindOf(paperID, passageID string) (kind.Kind, error) {
