@@ -103,8 +103,8 @@ type QuestionResult struct {
 	// (with Config.Passages only; may be empty).
 	GoldPassages []string `json:"gold_passages,omitempty"`
 	RR           float64  `json:"rr"`
-	Hits     []Ranked           `json:"hits"`
-	Error    string             `json:"error,omitempty"`
+	Hits         []Ranked `json:"hits"`
+	Error        string   `json:"error,omitempty"`
 }
 
 // Summary averages the results: Retrievers[label]["recall@5"], and the same
