@@ -24,5 +24,10 @@ func (f Fused) Name() string {
 
 // Search implements Retriever.
 func (f Fused) Search(ctx context.Context, q Query) ([]Hit, error) {
+	if _, ok := f.R.(Precomputed); ok {
+		// Every text would get the same list: fusing copies would only
+		// replace its scores by reciprocal ranks.
+		return f.R.Search(ctx, q)
+	}
 	return MultiSearch(ctx, []Retriever{f.R}, f.Texts, q, f.RRFK, f.Depth, f.Name())
 }

@@ -32,12 +32,26 @@ type Query struct {
 	// K hits are the best of the other kinds. The retrievers of package
 	// index honour it; a Retriever that cannot tell kinds ignores it.
 	Exclude []kind.Kind
+	// QuestionID names the question asked, for a retriever whose rankings
+	// were made beforehand and are looked up by question (Precomputed);
+	// the others ignore it. "" when the search is no benchmark question's.
+	QuestionID string
 }
 
 // Retriever is anything that ranks passages for a query.
 type Retriever interface {
 	Name() string
 	Search(ctx context.Context, q Query) ([]Hit, error)
+}
+
+// Precomputed is a Retriever whose rankings were made before the
+// question was asked (a run file, package retrieve/trec): it looks a
+// question's ranking up by Query.QuestionID, so the query text does not
+// change it. The option-aware query (Fused) searches it once instead of
+// fusing copies of one list, and so keeps its scores.
+type Precomputed interface {
+	Retriever
+	Precomputed()
 }
 
 // Excluding makes every query of r leave out the given kinds (see

@@ -48,3 +48,26 @@ func TestExcluding(t *testing.T) {
 		})
 	}
 }
+
+// fromFile is a Precomputed retriever: the same list whatever the text.
+type fromFile struct{ calls int }
+
+func (f *fromFile) Name() string { return "run:x" }
+func (f *fromFile) Precomputed() {}
+func (f *fromFile) Search(_ context.Context, q Query) ([]Hit, error) {
+	f.calls++
+	return []Hit{{Rank: 1, PassageID: "p#2", Score: 9.5}, {Rank: 2, PassageID: "p#0", Score: 1.25}}[:q.K], nil
+}
+
+// The option-aware query searches a precomputed ranking once and keeps
+// its scores: fusing copies of one list would only replace them.
+func TestFusedKeepsAPrecomputedRanking(t *testing.T) {
+	f := &fromFile{}
+	hits, err := Fused{R: f, Texts: []string{"stem", "stem A", "stem B"}}.Search(context.Background(), Query{K: 2, QuestionID: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.calls != 1 || len(hits) != 2 || hits[0].Score != 9.5 || hits[1].PassageID != "p#0" || hits[1].Score != 1.25 {
+		t.Errorf("%d searches, hits %+v", f.calls, hits)
+	}
+}

@@ -170,6 +170,8 @@ func check(m Mode) error {
 	switch {
 	case m.Name == "" || strings.ContainsAny(m.Name, ", \t\n"):
 		return fmt.Errorf("mode %q: a name is one word without commas or spaces", m.Name)
+	case strings.HasPrefix(m.Name, RunPrefix):
+		return fmt.Errorf("mode %q: names beginning %q are the run files' modes", m.Name, RunPrefix)
 	case registry.byName[m.Name].Name != "":
 		return fmt.Errorf("mode %q is registered twice", m.Name)
 	case m.Kind == "":
@@ -197,12 +199,60 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Lookup returns the named mode.
+// RunPrefix begins the name of a mode whose passages come from a run
+// file (eval --retrieved NAME=FILE): "run:NAME" is such a mode, one per
+// file, retriever and name alike (fixed: config.json and the records hold
+// them). It is bm25 with another source: the file's top-k passages alone,
+// measured against closed-book.
+const RunPrefix = "run:"
+
+// RunMode is the name of the mode (and retriever) of the run file named
+// name: "run:" + name.
+func RunMode(name string) string { return RunPrefix + name }
+
+// RunName is the run file's name in a run:NAME mode or retriever name,
+// and whether name is one (NAME valid: see CheckRunName).
+func RunName(name string) (string, bool) {
+	n, ok := strings.CutPrefix(name, RunPrefix)
+	return n, ok && CheckRunName(n) == nil
+}
+
+// CheckRunName checks the NAME of --retrieved NAME=FILE: letters, digits,
+// '.', '_' and '-', so that run:NAME is one word in every file that
+// names it (records, TREC files, CSV).
+func CheckRunName(name string) error {
+	if name == "" {
+		return fmt.Errorf("a run file needs a name: --retrieved NAME=FILE, used as mode %sNAME", RunPrefix)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return fmt.Errorf("run file name %q: use letters, digits, '.', '_' and '-' only", name)
+		}
+	}
+	return nil
+}
+
+// runOrder places the run:NAME modes after every registered mode.
+const runOrder = 1 << 20
+
+// runMode is the mode of run file name.
+func runMode(name string) Mode {
+	return Mode{Name: RunMode(name), Retriever: RunMode(name), Baseline: ClosedBook,
+		Kind: "passages of run file " + name, order: runOrder}
+}
+
+// Lookup returns the named mode: a registered one, or run:NAME.
 func Lookup(name string) (Mode, bool) {
 	registry.RLock()
-	defer registry.RUnlock()
 	m, ok := registry.byName[name]
-	return m, ok
+	registry.RUnlock()
+	if ok {
+		return m, true
+	}
+	if n, ok := RunName(name); ok {
+		return runMode(n), true
+	}
+	return Mode{}, false
 }
 
 // Get returns the named mode, or an error that lists the modes there are.
@@ -210,17 +260,21 @@ func Get(name string) (Mode, error) {
 	if m, ok := Lookup(name); ok {
 		return m, nil
 	}
-	return Mode{}, fmt.Errorf("unknown mode %q: use %s", name, strings.Join(Names(), ", "))
+	if n, ok := strings.CutPrefix(name, RunPrefix); ok {
+		return Mode{}, fmt.Errorf("mode %q: %w", name, CheckRunName(n))
+	}
+	return Mode{}, fmt.Errorf("unknown mode %q: use %s, or %sNAME for a run file given as --retrieved NAME=FILE", name, strings.Join(Names(), ", "), RunPrefix)
 }
 
-// All returns every mode in report order.
+// All returns every registered mode in report order (the run:NAME modes,
+// one per run file, are not listed).
 func All() []Mode {
 	registry.RLock()
 	defer registry.RUnlock()
 	return slices.Clone(registry.all)
 }
 
-// Names returns every mode's name in report order.
+// Names returns every registered mode's name in report order.
 func Names() []string {
 	registry.RLock()
 	defer registry.RUnlock()
@@ -232,13 +286,15 @@ func Names() []string {
 }
 
 // Sort puts mode names in report order: known modes first, in table
-// order, then names no build of this table knows (a run folder from
-// another version), alphabetically.
+// order, then the run:NAME modes by name, then names no build of this
+// table knows (a run folder from another version), alphabetically.
 func Sort(names []string) {
 	slices.SortStableFunc(names, func(a, b string) int {
 		ma, oka := Lookup(a)
 		mb, okb := Lookup(b)
 		switch {
+		case oka && okb && ma.order == mb.order:
+			return strings.Compare(a, b)
 		case oka && okb:
 			return ma.order - mb.order
 		case oka:

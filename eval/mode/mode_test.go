@@ -173,3 +173,44 @@ func TestRegisteredModeReachesRunnerReportAndInspector(t *testing.T) {
 		t.Errorf("question page (%d) does not head the %s column with %q", rec.Code, name, kind)
 	}
 }
+
+// run:NAME is a mode for each run file: bm25 alone, with the passages
+// from the file, measured against closed-book, placed after the table's
+// modes; a name with other characters, and a registered mode named like
+// one, are refused.
+func TestRunFileModes(t *testing.T) {
+	m, err := mode.Get("run:my-retriever.v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Retriever != "run:my-retriever.v2" || m.Baseline != mode.ClosedBook || m.Paper || !m.NeedsIndex() || !m.Retrieves() ||
+		m.Kind != "passages of run file my-retriever.v2" || m.Order() <= len(mode.Names()) {
+		t.Errorf("run mode %+v", m)
+	}
+	if n, ok := mode.RunName("run:colbert"); !ok || n != "colbert" || mode.RunMode(n) != "run:colbert" {
+		t.Errorf("RunName(run:colbert) = %q, %v", n, ok)
+	}
+	if got := mode.NeedsOf([]string{"run:colbert"}); got != (mode.Needs{Corpus: true, Index: true}) {
+		t.Errorf("NeedsOf(run:colbert) = %+v", got)
+	}
+	for _, bad := range []string{"run:", "run:a b", "run:a/b", "run:x:y"} {
+		if _, err := mode.Get(bad); err == nil || !strings.Contains(err.Error(), "run file") {
+			t.Errorf("Get(%q): %v", bad, err)
+		}
+		if _, ok := mode.RunName(bad); ok {
+			t.Errorf("RunName(%q) accepted", bad)
+		}
+	}
+	if _, err := mode.Get("bm26"); err == nil || !strings.Contains(err.Error(), "or run:NAME for a run file given as --retrieved NAME=FILE") {
+		t.Errorf("an unknown mode's error does not mention run files: %v", err)
+	}
+	names := []string{"zeta", "run:b", "bm25", "run:a", "oracle"}
+	mode.Sort(names)
+	if want := []string{"bm25", "oracle", "run:a", "run:b", "zeta"}; !slices.Equal(names, want) {
+		t.Errorf("Sort = %v, want %v", names, want)
+	}
+	if undo, err := mode.Register(mode.Mode{Name: "run:mine", Kind: "x"}); err == nil {
+		undo()
+		t.Error("a registered mode took a run file's name")
+	}
+}

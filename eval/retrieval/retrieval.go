@@ -3,21 +3,46 @@
 // recall@k (share of the gold text covered by the top k passages), hit@k and
 // reciprocal rank; averaged per retriever and query form, and per question
 // type. The matching rule is package evidence's.
+//
+// # Gold passages, and the TREC measures
+//
+// A passage holds gold evidence when some gold sentence is found in it
+// alone (evidence.Gold.Holds: the rule behind hit@k and MRR). The
+// question's gold passages are those of its paper that hold gold
+// evidence; Qrels writes them as TREC judgments (rel 1, and rel 0 for
+// every other passage of the paper). Given the paper's passages
+// (Config.Passages), Run also reports passage_recall@k: the share of the
+// question's gold passages in the top k, 0 when it has none. Averaged
+// over the questions with locatable gold (N), these equal what trec_eval
+// -c computes from the rankings as a TREC run file and these qrels:
+//
+//   - passage_recall@k = recall_k (relevant retrieved in the top k over
+//     relevant; 0 for a question with no relevant passage);
+//   - hit@k = success_k (some relevant passage in the top k);
+//   - mrr = recip_rank (1 / rank of the first relevant passage).
+//
+// recall@k itself, the share of gold words covered by the union of the
+// top k, depends on which words each passage covers and on their
+// overlap, so no per-passage judgment expresses it: it has no TREC
+// equivalent.
 package retrieval
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/paperlens/paperlens/chunk/kind"
+	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/rerank"
+	"github.com/paperlens/paperlens/retrieve/trec"
 )
 
 // Source hands out retrievers by name (an *index.Index does).
@@ -38,6 +63,10 @@ type Config struct {
 	// "bm25>api", "bm25>api+options".
 	Rerank      rerank.Reranker
 	RerankDepth int
+	// Passages, when set, gives a paper's passages (the corpus's): the
+	// gold passages are found among them and passage_recall@k reported
+	// (see the package doc). nil: no passage recall.
+	Passages func(paperID string) ([]corpus.Passage, error)
 }
 
 // Label names a retriever under a query form: "bm25" for the stem alone,
@@ -67,9 +96,15 @@ type QuestionResult struct {
 	Hit        map[string]float64 `json:"hit"`
 	// Complete["complete@5"] is 1 when all the gold evidence is in the top 5.
 	Complete map[string]float64 `json:"complete"`
-	RR       float64            `json:"rr"`
-	Hits     []Ranked           `json:"hits"`
-	Error    string             `json:"error,omitempty"`
+	// PassageRecall["passage_recall@5"] is the share of GoldPassages in
+	// the top 5 (with Config.Passages only).
+	PassageRecall map[string]float64 `json:"passage_recall,omitempty"`
+	// GoldPassages are the passages of the paper that hold gold evidence
+	// (with Config.Passages only; may be empty).
+	GoldPassages []string `json:"gold_passages,omitempty"`
+	RR           float64  `json:"rr"`
+	Hits         []Ranked `json:"hits"`
+	Error        string   `json:"error,omitempty"`
 }
 
 // Summary averages the results: Retrievers[label]["recall@5"], and the same
@@ -117,6 +152,9 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 		for k, v := range r.Complete {
 			a.vals[k] += v
 		}
+		for k, v := range r.PassageRecall {
+			a.vals[k] += v
+		}
 		a.vals["mrr"] += r.RR
 	}
 	golds := make([]*evidence.Gold, len(qs))
@@ -127,6 +165,10 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 		}
 	}
 	sum.N = len(qs) - sum.NoGold
+	goldPassages, err := goldPassagesOf(qs, golds, cfg.Passages)
+	if err != nil {
+		return sum, err
+	}
 	for _, name := range cfg.Retrievers {
 		r, err := src.Retriever(name)
 		if err != nil {
@@ -159,7 +201,7 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 					query = strings.TrimSpace(q.MCQ.Stem + "\n" + strings.Join(q.MCQ.OptionLines(), "\n"))
 				}
 				search = rerank.Wrap(search, cfg.Rerank, cfg.RerankDepth)
-				hits, err := search.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude})
+				hits, err := search.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude, QuestionID: q.ID})
 				if err != nil {
 					res.Error = err.Error()
 					sum.Errors++
@@ -177,6 +219,10 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 					res.Complete[fmt.Sprintf("complete@%d", k)] = m.CompleteAt(k)
 				}
 				res.RR = m.RR()
+				if goldPassages != nil {
+					res.GoldPassages = goldPassages[i]
+					res.PassageRecall = passageRecall(res.Hits, goldPassages[i], cfg.Ks)
+				}
 				add(totals[label], res)
 				if byType[q.Type] == nil {
 					byType[q.Type] = map[string]*acc{}
@@ -213,6 +259,102 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 	return sum, nil
 }
 
+// passageRecall is passage_recall@k for each k: the share of the gold
+// passages among the first k hits, 0 when there are none.
+func passageRecall(hits []Ranked, gold []string, ks []int) map[string]float64 {
+	out := map[string]float64{}
+	for _, k := range ks {
+		found := 0
+		for _, h := range hits[:min(k, len(hits))] {
+			if slices.Contains(gold, h.PassageID) {
+				found++
+			}
+		}
+		v := 0.0
+		if len(gold) > 0 {
+			v = float64(found) / float64(len(gold))
+		}
+		out[fmt.Sprintf("passage_recall@%d", k)] = v
+	}
+	return out
+}
+
+// goldPassagesOf finds each question's gold passages (nil for a question
+// without locatable gold); nil when passages is.
+func goldPassagesOf(qs []bench.Question, golds []*evidence.Gold, passages func(string) ([]corpus.Passage, error)) ([][]string, error) {
+	if passages == nil {
+		return nil, nil
+	}
+	out := make([][]string, len(qs))
+	byPaper := map[string][]corpus.Passage{}
+	for i, q := range qs {
+		if golds[i].Empty() {
+			continue
+		}
+		ps, ok := byPaper[q.PaperID]
+		if !ok {
+			var err error
+			if ps, err = passages(q.PaperID); err != nil {
+				return nil, fmt.Errorf("question %s: the passages of paper %s: %w", q.ID, q.PaperID, err)
+			}
+			byPaper[q.PaperID] = ps
+		}
+		out[i] = GoldPassages(golds[i], ps)
+	}
+	return out, nil
+}
+
+// GoldPassages are the ids of the passages that hold gold evidence
+// (evidence.Gold.Holds), in the order given.
+func GoldPassages(g *evidence.Gold, passages []corpus.Passage) []string {
+	out := []string{}
+	for _, p := range passages {
+		if g.Holds(p.Text) {
+			out = append(out, p.PassageID)
+		}
+	}
+	return out
+}
+
+// Qrels are the TREC judgments of the questions' gold evidence: for each
+// question with locatable gold (the questions Run averages over), every
+// passage of its paper, rel 1 when it holds gold evidence and 0
+// otherwise, in passage order. Questions without locatable gold get no
+// line, so trec_eval leaves them out as Run does; those whose gold no
+// single passage holds get only rel-0 lines, so trec_eval counts them,
+// at 0, as Run does. The judgments are the paper's passages as
+// passages gives them (the corpus's: at the passage size of the home).
+func Qrels(qs []bench.Question, passages func(paperID string) ([]corpus.Passage, error), opt evidence.Options) ([]trec.Judgment, error) {
+	var out []trec.Judgment
+	byPaper := map[string][]corpus.Passage{}
+	for _, q := range qs {
+		g := evidence.ParseGold(q.Evidence, opt)
+		if g.Empty() {
+			continue
+		}
+		ps, ok := byPaper[q.PaperID]
+		if !ok {
+			var err error
+			if ps, err = passages(q.PaperID); err != nil {
+				return nil, fmt.Errorf("question %s: the passages of paper %s: %w", q.ID, q.PaperID, err)
+			}
+			if len(ps) == 0 {
+				return nil, fmt.Errorf("question %s: paper %s has no passages in the corpus: ingest it (paperlens ingest) before judging its passages", q.ID, q.PaperID)
+			}
+			byPaper[q.PaperID] = ps
+		}
+		gold := GoldPassages(g, ps)
+		for _, p := range ps {
+			rel := 0
+			if slices.Contains(gold, p.PassageID) {
+				rel = 1
+			}
+			out = append(out, trec.Judgment{QuestionID: q.ID, PassageID: p.PassageID, Rel: rel})
+		}
+	}
+	return out, nil
+}
+
 // Labels lists a summary's retriever labels in a stable order.
 func (s Summary) Labels() []string {
 	var out []string
@@ -221,6 +363,18 @@ func (s Summary) Labels() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hasPassageRecall reports whether passage recall was measured.
+func (sum Summary) hasPassageRecall() bool {
+	for _, r := range sum.Retrievers {
+		for k := range r {
+			if strings.HasPrefix(k, "passage_recall@") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // WriteTable writes the summary as aligned text tables, overall and by
@@ -236,6 +390,11 @@ func (sum Summary) WriteTable(w io.Writer, ks []int) error {
 	}
 	for _, k := range ks {
 		cols = append(cols, fmt.Sprintf("complete@%d", k))
+	}
+	if sum.hasPassageRecall() {
+		for _, k := range ks {
+			cols = append(cols, fmt.Sprintf("passage_recall@%d", k))
+		}
 	}
 	cols = append(cols, "mrr")
 	table := func(rows map[string]map[string]float64) {

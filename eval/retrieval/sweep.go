@@ -16,6 +16,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/tokens"
 	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -187,6 +188,11 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 	}
 	if len(cfg.Reranks) == 0 {
 		cfg.Reranks = []string{RerankNone}
+	}
+	for _, r := range cfg.Retrievers {
+		if strings.HasPrefix(r, mode.RunPrefix) {
+			return Sweep{}, fmt.Errorf("retriever %s: a run file ranks the home's passages, and the sweep cuts passages of other sizes; score %s without the sweep", r, r)
+		}
 	}
 	for _, b := range cfg.Budgets {
 		if b <= 0 {

@@ -135,6 +135,13 @@ type Config struct {
 	Expand         int    `json:"expand,omitempty"`
 	RouteRetriever string `json:"route_retriever,omitempty"`
 
+	// Retrieved are the run files of the run:NAME modes (--retrieved
+	// NAME=FILE, issue 25): mode run:NAME gets the top K passages its
+	// file ranks for each question, as bm25 gets its own. Each is kept
+	// with its absolute path and the SHA-256 of its bytes when the run
+	// started, so that the folder says which retrieval it was given.
+	Retrieved []RetrievedFile `json:"retrieved,omitempty"`
+
 	// The papers' protocol (eval/protocol owns the defaults).
 	// BM25 is the scorer behind bm25 and hybrid within a paper: okapi
 	// (rank_bm25, ElaipBench A.7.1) or bleve (--bm25).
@@ -175,6 +182,52 @@ type Config struct {
 	// Command is the command line, with header values removed and URLs
 	// without user info or query.
 	Command []string `json:"command,omitempty"`
+}
+
+// RetrievedFile is one run file given as --retrieved NAME=FILE (fixed
+// JSON, in config.json's "retrieved").
+type RetrievedFile struct {
+	Name   string `json:"name"`   // NAME: the file's mode is run:NAME
+	Path   string `json:"path"`   // absolute
+	SHA256 string `json:"sha256"` // of the file's bytes
+}
+
+// RetrievedFile is the run file of the mode or retriever run:NAME.
+func (c *Config) RetrievedFile(name string) (RetrievedFile, bool) {
+	n, ok := mode.RunName(name)
+	if !ok {
+		return RetrievedFile{}, false
+	}
+	for _, f := range c.Retrieved {
+		if f.Name == n {
+			return f, true
+		}
+	}
+	return RetrievedFile{}, false
+}
+
+// checkRetrieved checks that every run:NAME mode has its file and every
+// file its mode.
+func (c *Config) checkRetrieved() error {
+	seen := map[string]bool{}
+	for _, f := range c.Retrieved {
+		if err := mode.CheckRunName(f.Name); err != nil {
+			return fmt.Errorf("--retrieved %s=%s: %w", f.Name, f.Path, err)
+		}
+		if seen[f.Name] {
+			return fmt.Errorf("--retrieved %s is given twice: give each run file its own name", f.Name)
+		}
+		seen[f.Name] = true
+		if !slices.Contains(c.Modes, mode.RunMode(f.Name)) {
+			return fmt.Errorf("--retrieved %s=%s is the retrieval of mode %s, which --mode does not list: add %s to --mode", f.Name, f.Path, mode.RunMode(f.Name), mode.RunMode(f.Name))
+		}
+	}
+	for _, m := range c.Modes {
+		if n, ok := mode.RunName(m); ok && !seen[n] {
+			return fmt.Errorf("--mode %s takes its passages from a run file: give it as --retrieved %s=FILE (a TREC run file: qid Q0 passage_id rank score tag)", m, n)
+		}
+	}
+	return nil
 }
 
 // Sampling is what a chat request carries besides the prompt (fixed flag
@@ -473,6 +526,9 @@ func (c *Config) Validate() error {
 		if _, err := mode.Get(m); err != nil {
 			return err
 		}
+	}
+	if err := c.checkRetrieved(); err != nil {
+		return err
 	}
 	switch c.BM25 {
 	case "", protocol.OkapiScorer, protocol.BleveScorer:

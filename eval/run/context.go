@@ -152,7 +152,7 @@ func (b *builder) retrieve(ctx context.Context, q bench.Question, name string) (
 	}
 	r = rerank.Wrap(r, b.rr, b.cfg.RerankDepth)
 	var used rerank.Usage
-	hits, err := r.Search(rerank.CountUsage(ctx, &used), retrieve.Query{Text: query, PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded()})
+	hits, err := r.Search(rerank.CountUsage(ctx, &used), retrieve.Query{Text: query, PaperID: q.PaperID, K: b.cfg.K, Exclude: b.cfg.Excluded(), QuestionID: q.ID})
 	if err != nil {
 		return nil, fmt.Errorf("retrieve (%s): %w", name, err)
 	}

@@ -928,6 +928,11 @@ func contextDiff(old, cur Config) string {
 		diffs = append(diffs, fmt.Sprintf("--expand %d, now %d", old.Expand, cur.Expand))
 	}
 	str("route-retriever", old.RouteRetriever, cur.RouteRetriever)
+	for _, f := range old.Retrieved {
+		if g, ok := cur.RetrievedFile(mode.RunMode(f.Name)); ok && g.SHA256 != f.SHA256 {
+			diffs = append(diffs, fmt.Sprintf("--retrieved %s: %s (SHA-256 %.12s…), now %s (SHA-256 %.12s…)", f.Name, f.Path, f.SHA256, g.Path, g.SHA256))
+		}
+	}
 	str("bm25", old.BM25, cur.BM25)
 	str("cot-prompt", old.CoTPrompt, cur.CoTPrompt)
 	str("lpfqa-mcq", old.LPFQAMCQ, cur.LPFQAMCQ)

@@ -58,6 +58,13 @@ func Prepare(req Request) (run.Config, error) {
 	if err := req.Rerank.apply(&c, envOf(req.Env)); err != nil {
 		return c, err
 	}
+	if len(req.Retrieved) > 0 {
+		files, err := retrievedFiles(req.Retrieved)
+		if err != nil {
+			return c, err
+		}
+		c.Retrieved = files
+	}
 	if err := c.Validate(); err != nil {
 		return c, err
 	}
@@ -154,6 +161,13 @@ func (s *Session) openData(ctx context.Context, qs []bench.Question) error {
 	s.onClose(st.Close)
 	s.onClose(ix.Close)
 	s.opt.Corpus, s.opt.Index = st, ix
+	if len(c.Retrieved) > 0 {
+		runs, err := openRuns(c.Retrieved, st, qs)
+		if err != nil {
+			return err
+		}
+		s.opt.Index = withRuns{base: ix, runs: runs}
+	}
 	s.cfg.Embedder, s.cfg.VectorDim = rep.Embedder, rep.Dim
 	s.opt.Config = s.cfg
 	return nil

@@ -40,6 +40,11 @@ type Request struct {
 	Progress Progress
 	// DryRun plans the calls instead of making them (run.DryRun).
 	DryRun bool
+	// Retrieved are run files by name (--retrieved NAME=FILE): mode
+	// run:NAME takes its passages from FILE, a TREC run file ("qid Q0
+	// passage_id rank score tag"). Prepare records each in
+	// Config.Retrieved with its absolute path and SHA-256.
+	Retrieved map[string]string
 }
 
 // Clients are the model clients' settings that are never written: key

@@ -3,9 +3,11 @@ package session
 import (
 	"context"
 	"io"
+	"slices"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/retrieval"
 	"github.com/paperlens/paperlens/retrieve"
 	"github.com/paperlens/paperlens/retrieve/index"
@@ -23,6 +25,10 @@ type Retrieval struct {
 	Progress io.Writer
 	// Log receives the reranker's notes and warnings; nil: discarded.
 	Log io.Writer
+	// Retrieved are run files by name (--retrieved NAME=FILE): each is
+	// scored as retriever run:NAME, beside the index's (see
+	// ScoreRetrieval).
+	Retrieved map[string]string
 }
 
 // open opens the home's index (brought up to date) and the reranker.
@@ -60,15 +66,41 @@ type retrievalSource struct {
 
 // ScoreRetrieval scores the configured retrievers against the questions'
 // gold evidence (eval retrieval, the study's table), reranked as r says;
-// each question's result goes to each (nil: none).
+// each question's result goes to each (nil: none). Every run file of
+// r.Retrieved is scored too, as retriever run:NAME after those cfg
+// names (which may name it already); the files are checked against the
+// corpus and the questions first. Passage recall is measured over the
+// home's passages (retrieval.Config.Passages), unless cfg says
+// otherwise.
 func ScoreRetrieval(ctx context.Context, r Retrieval, qs []bench.Question, cfg retrieval.Config, each func(retrieval.QuestionResult)) (retrieval.Summary, error) {
+	files, err := retrievedFiles(r.Retrieved)
+	if err != nil {
+		return retrieval.Summary{}, err
+	}
 	s, src, err := r.open(ctx)
 	if err != nil {
 		return retrieval.Summary{}, err
 	}
 	defer s.Close()
 	cfg.Rerank, cfg.RerankDepth = src.rr, r.Rerank.Depth
-	return retrieval.Run(ctx, src.src.Index, qs, cfg, each)
+	if cfg.Passages == nil {
+		cfg.Passages = src.src.Store.Passages
+	}
+	ix := src.src.Index
+	if len(files) > 0 {
+		runs, err := openRuns(files, src.src.Store, qs)
+		if err != nil {
+			return retrieval.Summary{}, err
+		}
+		ix = withRuns{base: ix, runs: runs}
+		cfg.Retrievers = slices.Clone(cfg.Retrievers)
+		for _, f := range files {
+			if name := mode.RunMode(f.Name); !slices.Contains(cfg.Retrievers, name) {
+				cfg.Retrievers = append(cfg.Retrievers, name)
+			}
+		}
+	}
+	return retrieval.Run(ctx, ix, qs, cfg, each)
 }
 
 // Sweep scores a grid of retrieval configurations at equal token budgets

@@ -218,9 +218,11 @@ func outRoot(cfg Config) string {
 }
 
 // retrievalOf is where the study's retrieval is scored: the evaluation's
-// home and index, reranked by rr, progress on the evaluation's log.
+// home and index, reranked by rr, progress on the evaluation's log; the
+// evaluation's run files (--retrieved) are scored beside the index's
+// retrievers.
 func retrievalOf(req session.Request, rr session.Rerank) session.Retrieval {
-	return session.Retrieval{Home: req.Config.Home, Index: req.Index, Rerank: rr, Env: req.Env, Progress: req.Log, Log: req.Log}
+	return session.Retrieval{Home: req.Config.Home, Index: req.Index, Rerank: rr, Env: req.Env, Progress: req.Log, Log: req.Log, Retrieved: req.Retrieved}
 }
 
 // SweepLevels are the complete@budget levels whose cheapest configuration

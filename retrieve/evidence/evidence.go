@@ -232,6 +232,14 @@ func (g *Gold) Score(passages []string) Match {
 	return m
 }
 
+// Holds reports whether the passage text holds gold evidence: some gold
+// sentence is found in it alone (Threshold of its words covered). It is
+// the rule behind FirstRank, hit@k and MRR, applied to one passage: a
+// ranking's first passage that Holds is its FirstHit.
+func (g *Gold) Holds(text string) bool {
+	return g.Score([]string{text}).FirstHit == 1
+}
+
 // RecallAt is recall@k: the gold share covered by the top k passages.
 func (m Match) RecallAt(k int) float64 {
 	if len(m.Coverage) == 0 || k <= 0 {

@@ -60,6 +60,13 @@ func TestScore(t *testing.T) {
 	if got := m.RecallAt(50); got != 1 {
 		t.Errorf("recall@50 past the list = %v, want the full-list value 1", got)
 	}
+	// Holds is the hit rule on one passage: the second and third hold
+	// a gold sentence each, the first none.
+	for i, want := range []bool{false, true, true} {
+		if got := gold.Holds(passages[i]); got != want {
+			t.Errorf("Holds(passage %d) = %v, want %v", i+1, got, want)
+		}
+	}
 }
 
 func TestPartialOverlapBelowThreshold(t *testing.T) {
@@ -68,6 +75,9 @@ func TestPartialOverlapBelowThreshold(t *testing.T) {
 	m := gold.Score([]string{"Dense retrieval with sparse features is a common baseline in question answering."})
 	if m.FirstHit != 0 || m.RecallAt(1) <= 0 || m.RecallAt(1) >= 0.6 {
 		t.Fatalf("partial overlap: first hit %d, recall %v; want not found with some coverage", m.FirstHit, m.RecallAt(1))
+	}
+	if gold.Holds("Dense retrieval with sparse features is a common baseline in question answering.") {
+		t.Error("a passage below the threshold holds the evidence")
 	}
 }
 
