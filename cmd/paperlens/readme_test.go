@@ -51,6 +51,10 @@ var readmeSkipped = []struct{ prefix, why string }{
 //     reader to do;
 //   - the lines in readmeSkipped are not run.
 //
+// Every command a run suggests next ('paperlens serve runs/…' after study)
+// must parse too, so the hints and the README agree on the installed
+// binary.
+//
 // Not parallel: commands resolve relative paths (testdata/, runs/,
 // ./.paperlens) against the process's working directory, which this test
 // changes.
@@ -148,6 +152,29 @@ func runReadmeCommand(t *testing.T, line int, c cli, args []string, modelURL str
 		t.Fatalf("README.md line %d: %s\nexit %d\nstdout:\n%s\nstderr:\n%s", line, shown, code, tail(stdout), tail(stderr))
 	}
 	t.Logf("ran %s", shown)
+	checkHints(t, shown, stdout+stderr)
+}
+
+// hintRE finds the commands a command's output suggests next, quoted as
+// 'paperlens serve runs/…'.
+var hintRE = regexp.MustCompile(`'paperlens ([^']+)'`)
+
+// checkHints checks that every command an output suggests parses, as the
+// README's installed binary would take it.
+func checkHints(t *testing.T, after, output string) {
+	t.Helper()
+	for _, m := range hintRE.FindAllStringSubmatch(output, -1) {
+		words, err := shellLines(m[1])
+		if err != nil || len(words) != 1 {
+			t.Errorf("after %s: hint %q is not one command", after, m[0])
+			continue
+		}
+		if _, stderr, code := paperlens(t, append(words[0], "--help")...); code != 0 {
+			t.Errorf("after %s: hint %q does not parse: %s", after, m[0], stderr)
+			continue
+		}
+		t.Logf("hint parses: %s", m[0])
+	}
 }
 
 // checkServe starts serve, fetches its index page, and stops it as
