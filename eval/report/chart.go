@@ -139,16 +139,16 @@ func scatterChart(pts []recallPoint, models []string, cols []string) *chart {
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		c.line(x(v), top, x(v), top+ph, "#e5e5e5", 1, false)
 		c.line(left, y(v), left+pw, y(v), "#e5e5e5", 1, false)
-		c.text(x(v), top+ph+16, fmt.Sprintf("%.2f", v), "middle", 11)
+		c.text(x(v), top+ph+16, fmt.Sprintf("%.0f", 100*v), "middle", 11)
 		c.text(left-6, y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
 	}
 	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
 	c.line(left, top, left, top+ph, "#000", 1, false)
-	c.text(left+pw/2, h-12, "evidence recall", "middle", 12)
+	c.text(left+pw/2, h-12, "evidence recall %", "middle", 12)
 	c.text(left-40, top-8, "acc %", "start", 11)
 	for _, p := range pts {
 		c.Circles = append(c.Circles, sCircle{X: x(p.Recall), Y: y(p.Acc), R: 5, Fill: p.Colour,
-			Title: fmt.Sprintf("%s · %s: recall %s, accuracy %s", p.Model, p.Mode, p.RecallS, p.AccS)})
+			Title: fmt.Sprintf("%s · %s: evidence recall %s%%, accuracy %s%%", p.Model, p.Mode, p.RecallS, p.AccS)})
 		c.text(x(p.Recall)+7, y(p.Acc)-6, p.Mode, "start", 10)
 	}
 	for i, m := range models {

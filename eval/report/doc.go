@@ -7,8 +7,8 @@
 // Both contain:
 //
 //  1. a Table-2-style accuracy table: model × mode rows, one column per
-//     question type plus overall (mean ± std over runs), n, miss rate,
-//     evidence recall, replies truncated by the token limit, the server's
+//     question type plus overall (mean ± std over runs), n, miss rate %,
+//     evidence recall %, replies truncated by the token limit, the server's
 //     tokens per question (prompt · completion (reasoning)) and, when the
 //     run was given --price, its cost in US$;
 //  2. the RAG effect per model: each mode's accuracy difference against the
@@ -59,6 +59,10 @@
 // expected, and a note under it marks the run incomplete. ReadFolder finds
 // the dataset and corpus home config.json names from any directory (see
 // its doc); the inspector and 'paperlens inspect' use it too.
+//
+// Accuracy, evidence recall and miss rate are percentages with one decimal
+// throughout, the unit in the column heading ("miss rate %"), as in the
+// inspector.
 //
 // Every string taken from the files is escaped: html/template for HTML, and
 // pipes and angle brackets for Markdown.

@@ -246,7 +246,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{end}}
 <h2>1. {{.H.acc}}</h2>
 <p class="note">Accuracy (%), mean ± std over runs.</p>
-<table><tr><th class="l">model</th><th class="l">mode</th>{{range .Acc.Types}}<th>{{.}}</th>{{end}}<th>overall</th><th>n</th><th>miss rate</th><th>evidence recall</th><th>truncated</th><th>tokens/q in · out (reasoning)</th>{{if .Acc.HasCost}}<th>cost US$</th>{{end}}</tr>
+<table><tr><th class="l">model</th><th class="l">mode</th>{{range .Acc.Types}}<th>{{.}}</th>{{end}}<th>overall</th><th>n</th><th>miss rate %</th><th>evidence recall %</th><th>truncated</th><th>tokens/q in · out (reasoning)</th>{{if .Acc.HasCost}}<th>cost US$</th>{{end}}</tr>
 {{range .Acc.Rows}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="o">{{.Overall}}</td><td>{{.N}}</td><td>{{.Miss}}</td><td>{{.Recall}}</td><td>{{.Truncated}}</td><td>{{.Tokens}}</td>{{if $.Acc.HasCost}}<td>{{.Cost}}</td>{{end}}</tr>
 {{end}}</table>
 <p class="note">Truncated: replies cut by the token limit before an answer (counted wrong). Tokens per question are the server's counts over every record: prompt · completion, with the reasoning part of the completion in brackets.{{if .Acc.HasCost}} Cost is those tokens at the --price given to the run, over all its runs.{{end}}</p>
@@ -255,7 +255,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 <p class="note">Δ is the mode's accuracy minus the baseline's in points, paired over questions; whiskers are the 95% bootstrap interval; p is McNemar's test on per-question majority correctness.</p>
 {{range .Effects}}<h3>{{.Model}} (baseline: {{.Baseline}})</h3>
 {{template "svg" .Chart}}
-<table><tr><th class="l">mode</th><th>Δ (pts)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall</th><th>n</th></tr>
+<table><tr><th class="l">mode</th><th>Δ (pts)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall %</th><th>n</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Mode}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.B10}}</td><td>{{.B01}}</td><td>{{.Recall}}</td><td>{{.N}}</td></tr>
 {{end}}</table>
 {{else}}<p class="note">No run has effects against a baseline.</p>
@@ -267,13 +267,13 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}
 <h2>4. {{.H.recall}}</h2>
 {{if .RecallSVG}}{{template "svg" .RecallSVG}}
-<table><tr><th class="l">model</th><th class="l">mode</th><th>evidence recall</th><th>accuracy (%)</th></tr>
+<table><tr><th class="l">model</th><th class="l">mode</th><th>evidence recall %</th><th>accuracy %</th></tr>
 {{range .Recall}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.RecallS}}</td><td>{{.AccS}}</td></tr>
 {{end}}</table>
 {{else}}<p class="note">No mode reports evidence recall.</p>
 {{end}}
 <h2>5. {{.H.reason}}</h2>
-{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters.</p>
+{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters; accuracy %.</p>
 {{template "svg" .ReasonSVG}}
 <table><tr><th class="l">model</th>{{range .Buckets}}<th>{{.}}</th>{{end}}</tr>
 {{range .Reason}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.Text}}</td>{{end}}</tr>
@@ -297,7 +297,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{else}}<p class="note">No reasoning run has a base or cot run of the same model on the same data beside it.</p>
 {{end}}
 <h2>8. {{.H.miss}}</h2>
-<p class="note">Share of records from which no answer could be extracted.</p>
+<p class="note">Miss rate %: the share of records from which no answer could be extracted.</p>
 {{template "svg" .MissSVG}}
 <table><tr><th class="l">model</th>{{range .Miss.Modes}}<th>{{.}}</th>{{end}}</tr>
 {{range .Miss.Rows}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
@@ -319,7 +319,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{end}}
 {{if .Tools}}<h2>10. {{.H.tools}}</h2>
 <p class="note">Tool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).</p>
-<table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool</th>{{range .CallBkts}}<th>{{.}} calls</th>{{end}}</tr>
+<table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool %</th>{{range .CallBkts}}<th>{{.}} calls: acc %</th>{{end}}</tr>
 {{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}{{with .Paper}}<h2>{{$.H.published}}</h2>

@@ -129,15 +129,15 @@ func TestTokensCostTruncated(t *testing.T) {
 		html    []string
 	}{
 		{"priced", price, []string{
-			"| model | mode | SA-MCQ | overall | n | miss rate | evidence recall | truncated | tokens/q in · out (reasoning) | cost US$ |",
+			"| model | mode | SA-MCQ | overall | n | miss rate % | evidence recall % | truncated | tokens/q in · out (reasoning) | cost US$ |",
 			// full: 4400 prompt, 1200 completion over 4 records; 4400×2 + 1200×8 = 18,400 per million → 0.02
-			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | 1100 · 300 (200) | 0.02 |",
-			"| thinker | bm25 | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | – | 0 |",
+			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | 1100 · 300 (200) | 0.02 |",
+			"| thinker | bm25 | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | – | 0 |",
 			"Cost is those tokens",
 		}, nil, []string{"<th>cost US$</th>", "<td>1100 · 300 (200)</td><td>0.02</td>", "<td>1</td><td>–</td><td>0</td>"}},
 		{"unpriced", nil, []string{
-			"| model | mode | SA-MCQ | overall | n | miss rate | evidence recall | truncated | tokens/q in · out (reasoning) |\n",
-			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | 1100 · 300 (200) |\n",
+			"| model | mode | SA-MCQ | overall | n | miss rate % | evidence recall % | truncated | tokens/q in · out (reasoning) |\n",
+			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | 1100 · 300 (200) |\n",
 		}, []string{"cost US$", "Cost is"}, []string{"<td>1100 · 300 (200)</td></tr>"}},
 	}
 	for _, c := range cases {
@@ -172,7 +172,7 @@ func TestOldSummaryTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, m := render(t, runs)
-	if !strings.Contains(m, "| old | full | 60.0 ± 3.0 | 50.0 ± 1.0 | **55.0 ± 2.0** | 10 | 10.0% | – | 0 | – |\n") {
+	if !strings.Contains(m, "| old | full | 60.0 ± 3.0 | 50.0 ± 1.0 | **55.0 ± 2.0** | 10 | 10.0 | – | 0 | – |\n") {
 		t.Errorf("old summary row wrong:\n%s", m)
 	}
 	if !strings.Contains(m, "No mode has a prompt token count.") || !strings.Contains(m, "No run reports reasoning length by a breakdown field.") {
