@@ -203,12 +203,31 @@ type reasonRow struct {
 	Cells  []reasonCell
 }
 
+// reasonOffNote says why section 5 leaves the offline baselines out.
+const reasonOffNote = "The offline baselines (random, ir) are left out: they do not reason, and ir's reasoning field holds its option scores."
+
+// offline reports whether a run is an offline baseline (random, ir), by
+// its config.json, or its summary's model when it has none. They do not
+// reason: the ir baseline keeps its option scores in the records'
+// reasoning field, which read as reasoning length would plot the scores'
+// length.
+func offline(r Run) bool {
+	c := r.Config
+	if c.Model == "" {
+		c.Model = r.Summary.Model
+	}
+	return c.Offline()
+}
+
 // buildReasoning pools each run's scored records with non-empty Reasoning
 // over modes and runs, and reports accuracy per length bucket. Runs without
-// reasoning text are left out.
+// reasoning text, and the offline baselines, are left out.
 func buildReasoning(runs []Run, labs []string) []reasonRow {
 	var out []reasonRow
 	for i, r := range runs {
+		if offline(r) {
+			continue
+		}
 		correct := make([]int, len(bucketNames))
 		total := make([]int, len(bucketNames))
 		any := false

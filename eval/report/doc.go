@@ -21,7 +21,9 @@
 //     both occur the assembled points are hollow;
 //  4. evidence recall against accuracy for retrieval modes;
 //  5. accuracy by reasoning length (characters of Reasoning, fixed buckets
-//     0–1k, 1–2k, 2–4k, 4–8k, 8k+; like ElaipBench Figure 4);
+//     0–1k, 1–2k, 2–4k, 4–8k, 8k+; like ElaipBench Figure 4), leaving out
+//     the offline baselines random and ir, which do not reason (ir keeps
+//     its option scores in the reasoning field);
 //  6. mean reasoning length (server tokens, characters) per breakdown value,
 //     e.g. by difficulty, from summary.json's reasoning_by;
 //  7. reasoning flips: for every reasoning run beside a base or cot run of

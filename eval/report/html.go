@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/paperlens/paperlens/eval/run"
@@ -20,6 +21,9 @@ type page struct {
 	Reason    []reasonRow
 	Buckets   []string
 	ReasonSVG *chart
+	// ReasonOff says that offline baselines were left out of section 5,
+	// when the report has one; "" otherwise.
+	ReasonOff string
 	Miss      missTable
 	MissSVG   *chart
 	Tokens    []tokenPoint
@@ -137,6 +141,9 @@ func build(runs []Run) (*page, error) {
 		p.RecallSVG = scatterChart(p.Recall, ms, cs)
 	}
 	p.Reason = buildReasoning(runs, labs)
+	if slices.ContainsFunc(runs, offline) {
+		p.ReasonOff = reasonOffNote
+	}
 	if len(p.Reason) > 0 {
 		var ms, cs []string
 		for _, r := range p.Reason {
@@ -273,12 +280,12 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{else}}<p class="note">No mode reports evidence recall.</p>
 {{end}}
 <h2>5. {{.H.reason}}</h2>
-{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters; accuracy %.</p>
+{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters; accuracy %.{{with .ReasonOff}} {{.}}{{end}}</p>
 {{template "svg" .ReasonSVG}}
 <table><tr><th class="l">model</th>{{range .Buckets}}<th>{{.}}</th>{{end}}</tr>
 {{range .Reason}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
-{{else}}<p class="note">No record carries reasoning text.</p>
+{{else}}<p class="note">No record carries reasoning text.{{with .ReasonOff}} {{.}}{{end}}</p>
 {{end}}
 <h2>6. {{.H.reasonBy}}</h2>
 {{if .ReasonBy}}<p class="note">Mean reasoning per answer: tokens as the server counted them, characters of reasoning text.</p>

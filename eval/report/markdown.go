@@ -139,11 +139,15 @@ func writeRecallMarkdown(b *strings.Builder, p *page) {
 // writeReasoningMarkdown writes section 5: accuracy by reasoning length.
 func writeReasoningMarkdown(b *strings.Builder, p *page) {
 	fmt.Fprintf(b, "\n## 5. %s\n\n", hReasoning)
+	off := ""
+	if p.ReasonOff != "" {
+		off = " " + p.ReasonOff
+	}
 	if len(p.Reason) == 0 {
-		b.WriteString("No record carries reasoning text.\n")
+		b.WriteString("No record carries reasoning text." + off + "\n")
 		return
 	}
-	b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters.\n\n")
+	b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters." + off + "\n\n")
 	run.MarkdownHead(b, append([]string{"model"}, bucketNames...)...)
 	for _, r := range p.Reason {
 		cells := []string{md(r.Model)}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -539,5 +540,57 @@ func TestNatCompare(t *testing.T) {
 		if got := natCompare(c.a, c.b); got != c.want {
 			t.Errorf("natCompare(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// Section 5 plots reasoning length, so it leaves out the offline
+// baselines: ir keeps its option scores in the reasoning field (they are
+// no reasoning), random has none. A run is a baseline by config.json's
+// model, or by its summary's when it has no config.
+func TestReasoningLeavesOutBaselines(t *testing.T) {
+	withReasoning := func(model string, cfg bool) Run {
+		r := Run{Dir: "/runs/" + model, Summary: run.Summary{Model: model}}
+		if cfg {
+			r.Config = run.Config{Model: model}
+		}
+		for q := range 4 {
+			r.Records = append(r.Records, run.Record{QuestionID: fmt.Sprint(q), Mode: "full", Correct: q%2 == 0,
+				Reasoning: "A: 3.2\nB: 1.1\nC: 0.4"})
+		}
+		return r
+	}
+	cases := []struct {
+		name string
+		runs []Run
+		want []string // the rows of section 5
+		note bool     // the section says the baselines are left out
+	}{
+		{"ir beside a model", []Run{withReasoning("ir", true), withReasoning("thinker", true)}, []string{"thinker"}, true},
+		{"ir by its summary alone", []Run{withReasoning("ir", false), withReasoning("random", false)}, nil, true},
+		{"no baseline", []Run{withReasoning("thinker", true)}, []string{"thinker"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := build(tc.runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range p.Reason {
+				got = append(got, r.Model)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("section 5 rows %q, want %q", got, tc.want)
+			}
+			if (p.ReasonSVG != nil) != (len(tc.want) > 0) {
+				t.Errorf("chart drawn: %v, with %d rows", p.ReasonSVG != nil, len(tc.want))
+			}
+			h, m := render(t, tc.runs)
+			for _, out := range []string{h, m} {
+				if strings.Contains(out, "offline baselines (random, ir) are left out") != tc.note {
+					t.Errorf("note that the baselines are left out: want %v", tc.note)
+				}
+			}
+		})
 	}
 }
