@@ -159,7 +159,7 @@ func buildEffects(runs []Run, labs []string) []effectBlock {
 type recallPoint struct {
 	Model, Mode   string
 	Recall, Acc   float64
-	Colour        string
+	Colour, Shape string // the run's colour and marker
 	RecallS, AccS string // percent, one decimal
 }
 
@@ -171,7 +171,7 @@ func buildRecall(runs []Run, labs []string) []recallPoint {
 			if ms.EvidenceRecall == nil {
 				continue
 			}
-			out = append(out, recallPoint{Model: labs[i], Mode: m, Recall: *ms.EvidenceRecall, Acc: ms.Accuracy, Colour: colour(i),
+			out = append(out, recallPoint{Model: labs[i], Mode: m, Recall: *ms.EvidenceRecall, Acc: ms.Accuracy, Colour: colour(i), Shape: seriesShape(i),
 				RecallS: recallPct(ms.EvidenceRecall), AccS: pct(ms.Accuracy)})
 		}
 	}

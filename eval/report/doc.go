@@ -66,6 +66,17 @@
 // throughout, the unit in the column heading ("miss rate %"), as in the
 // inspector.
 //
+// The figures are laid out before a browser sees them (layout.go): text
+// is measured from a table of glyph widths (the wider of DejaVu Sans and
+// Arial's metrics); point labels are placed greedily in a fixed order of
+// candidate places beside the point, then further out on leader lines,
+// never over another label or marker, and listed under the figure when no
+// place is left; points drawn at one spot share one label ("bm25 = hybrid
+// = agent"); each run has its own marker shape as well as colour, and
+// runs with equal values are drawn side by side; legends widen to their
+// longest name (wrapping past a limit) and category labels stand upright
+// when they would not fit side by side.
+//
 // Every string taken from the files is escaped: html/template for HTML, and
 // pipes and angle brackets for Markdown.
 package report

@@ -114,15 +114,7 @@ func build(runs []Run) (*page, error) {
 	var src tokenSources
 	p.Tokens, src, p.TokensOut = buildTokens(runs, labs)
 	if len(p.Tokens) > 0 {
-		var ms, cs []string
-		seen := map[string]bool{}
-		for _, pt := range p.Tokens {
-			if !seen[pt.Model] {
-				seen[pt.Model] = true
-				ms, cs = append(ms, pt.Model), append(cs, pt.Colour)
-			}
-		}
-		p.TokensSVG, p.TokensCap, p.TokensTab = tokensChart(p.Tokens, src, ms, cs), src.caption(), src.table()
+		p.TokensSVG, p.TokensCap, p.TokensTab = tokensChart(p.Tokens, src), src.caption(), src.table()
 	}
 	p.ReasonBy = buildReasonBy(runs, labs)
 	p.Flips = buildFlips(runs, labs)
@@ -130,15 +122,7 @@ func build(runs []Run) (*page, error) {
 	p.Frontier, p.FrontierNote = buildFrontier(runs), frontierNote
 	p.Recall = buildRecall(runs, labs)
 	if len(p.Recall) > 0 {
-		var ms, cs []string
-		seen := map[string]bool{}
-		for _, pt := range p.Recall {
-			if !seen[pt.Model] {
-				seen[pt.Model] = true
-				ms, cs = append(ms, pt.Model), append(cs, pt.Colour)
-			}
-		}
-		p.RecallSVG = scatterChart(p.Recall, ms, cs)
+		p.RecallSVG = scatterChart(p.Recall)
 	}
 	p.Reason = buildReasoning(runs, labs)
 	if slices.ContainsFunc(runs, offline) {
@@ -217,15 +201,18 @@ var tmplFuncs = template.FuncMap{
 const svgShapes = `{{define "shapes"}}
 {{- range .Lines}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
 {{- range .Rects}}<rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" fill="{{.Fill}}"><title>{{.Title}}</title></rect>{{end}}
-{{- range .Circles}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}" stroke="{{if .Stroke}}{{.Stroke}}{{else}}#fff{{end}}"{{if .Stroke}} stroke-width="2"{{end}}><title>{{.Title}}</title></circle>{{end}}
+{{- range .Circles}}{{if .Polygon}}<polygon points="{{.Points}}"{{else}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}"{{end}} fill="{{.Fill}}" stroke="{{if .Stroke}}{{.Stroke}}{{else}}#fff{{end}}"{{if .Stroke}} stroke-width="2"{{end}}><title>{{.Title}}</title>{{if .Polygon}}</polygon>{{else}}</circle>{{end}}{{end}}
 {{- range .Top}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
-{{- range .Texts}}<text x="{{f .X}}" y="{{f .Y}}" text-anchor="{{.Anchor}}" font-size="{{f .Size}}" fill="{{.Fill}}">{{.Text}}</text>{{end}}
+{{- range .Texts}}<text x="{{f .X}}" y="{{f .Y}}" text-anchor="{{.Anchor}}" font-size="{{f .Size}}" fill="{{.Fill}}"{{if .Rotate}} transform="rotate({{f .Rotate}} {{f .X}} {{f .Y}})"{{end}}{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</text>{{end}}
 {{end}}`
+
+// svgFigure is one chart as an inline <svg> (the template "svg").
+const svgFigure = `{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">{{template "shapes" .}}</svg>{{end -}}`
 
 // htmlTmpl is parsed on first use: parsed at initialisation it cost every
 // paperlens process, `--help` included, about 80 KB and 0.5 ms.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(tmplFuncs).Parse(svgShapes + `{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">{{template "shapes" .}}</svg>{{end -}}
+	return template.Must(template.New("page").Funcs(tmplFuncs).Parse(svgShapes + svgFigure + `
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>paperlens report</title>
 <style>

@@ -243,8 +243,13 @@ func parseChart(t *testing.T, page, label string) ([]svgCircle, []svgText) {
 	var ts []svgText
 	for n := svg.FirstChild; n != nil; n = n.NextSibling {
 		switch n.Data {
-		case "circle":
-			c := svgCircle{x: num(n, "cx"), y: num(n, "cy"), fill: attr(n, "fill"), stroke: attr(n, "stroke")}
+		case "circle", "polygon":
+			c := svgCircle{fill: attr(n, "fill"), stroke: attr(n, "stroke")}
+			if n.Data == "circle" {
+				c.x, c.y = num(n, "cx"), num(n, "cy")
+			} else {
+				c.x, c.y = polygonCentre(t, attr(n, "points"))
+			}
 			for k := n.FirstChild; k != nil; k = k.NextSibling {
 				if k.Data == "title" {
 					c.title = text(k)
@@ -256,6 +261,20 @@ func parseChart(t *testing.T, page, label string) ([]svgCircle, []svgText) {
 		}
 	}
 	return cs, ts
+}
+
+// polygonCentre is the mean of a polygon's vertices: a marker's centre.
+func polygonCentre(t *testing.T, points string) (x, y float64) {
+	t.Helper()
+	ps := strings.Fields(points)
+	for _, p := range ps {
+		var px, py float64
+		if _, err := fmt.Sscanf(p, "%g,%g", &px, &py); err != nil {
+			t.Fatalf("polygon points %q: %v", points, err)
+		}
+		x, y = x+px/float64(len(ps)), y+py/float64(len(ps))
+	}
+	return x, y
 }
 
 func parseTick(s string) (float64, bool) {
@@ -362,6 +381,8 @@ func TestTokensChart(t *testing.T) {
 				return a[0] + (math.Log10(v)-math.Log10(a[1]))/(math.Log10(b[1])-math.Log10(a[1]))*(b[0]-a[0])
 			}
 			yOf := func(v float64) float64 { return y0 + v*(y100-y0) }
+			// The legend's markers are titled by the run alone.
+			circles = slices.DeleteFunc(circles, func(c svgCircle) bool { return !strings.Contains(c.title, " · ") })
 			if len(circles) != len(c.want) {
 				t.Errorf("%d points, want %d (one per run and mode)", len(circles), len(c.want))
 			}
@@ -380,10 +401,15 @@ func TestTokensChart(t *testing.T) {
 				if hollow := ci.fill == "#fff"; hollow != w.hollow {
 					t.Errorf("%s hollow = %v, want %v", key, hollow, w.hollow)
 				}
+				// Its label (alone, or one of the modes drawn at its
+				// spot) is beside it, with room to spare in these charts.
 				mode := key[strings.Index(key, " · ")+len(" · "):]
 				labelled := false
 				for _, tx := range texts {
-					labelled = labelled || (tx.text == mode && math.Abs(tx.x-(ci.x+7)) < 0.15 && math.Abs(tx.y-(ci.y-6)) < 0.15)
+					size, _ := strconv.ParseFloat(tx.size, 64)
+					b := textBox(tx.x, tx.y, tx.text, tx.anchor, size)
+					nx, ny := nearestOn(b, ci.x, ci.y)
+					labelled = labelled || (slices.Contains(strings.Split(tx.text, " = "), mode) && math.Hypot(nx-ci.x, ny-ci.y) <= 12)
 				}
 				if !labelled {
 					t.Errorf("%s has no label beside it", key)
