@@ -75,7 +75,11 @@
 // = agent"); each run has its own marker shape as well as colour, and
 // runs with equal values are drawn side by side; legends widen to their
 // longest name (wrapping past a limit) and category labels stand upright
-// when they would not fit side by side.
+// when they would not fit side by side. TestFiguresInBrowser renders the
+// sample study's report (what the README tour gives) and a crowded one in
+// Chromium and checks that no two texts of a figure intersect and none
+// leaves its figure; with $PAPERLENS_SCREENSHOTS set it also writes
+// docs/img/report.png.
 //
 // Every string taken from the files is escaped: html/template for HTML, and
 // pipes and angle brackets for Markdown.
