@@ -32,11 +32,14 @@ type sRect struct {
 	Title      string
 }
 
+// sCircle is a point's marker: a circle, or with Shape a polygon of
+// about the same size (series told apart by shape as well as colour).
 type sCircle struct {
 	X, Y, R float64
 	Fill    string
 	Stroke  string // outline; white when empty
 	Title   string
+	Shape   string // "" or "circle", else one of markerShapes
 }
 
 type sText struct {
@@ -45,6 +48,11 @@ type sText struct {
 	Anchor string // start, middle, end
 	Size   float64
 	Fill   string
+	// Rotate turns the text about (X, Y), in degrees (-90: reading
+	// upwards), for category labels too wide to sit side by side.
+	Rotate float64
+	// Class marks legend labels ("legend"), which a test finds by it.
+	Class string
 }
 
 func (c *chart) line(x1, y1, x2, y2 float64, stroke string, w float64, dash bool) {
@@ -86,8 +94,13 @@ func tickLabel(v, step float64) string {
 // effectChart draws horizontal bars of Diff per mode (in points) from a zero
 // line, with 95% interval whiskers, like ElaipBench Figure 6.
 func effectChart(model string, effects []run.Effect, col string) *chart {
-	const left, right, top, rowH = 130.0, 30.0, 30.0, 28.0
-	w := 640.0
+	const right, top, rowH, pw = 30.0, 30.0, 28.0, 480.0
+	// The mode names sit in the left margin, which widens to the longest.
+	left := 130.0
+	for _, e := range effects {
+		left = math.Max(left, textWidth(e.Mode, 12)+16)
+	}
+	w := left + pw + right
 	h := top + rowH*float64(len(effects)) + 40
 	c := &chart{W: w, H: h, Label: "RAG effect for " + model}
 	lo, hi := 0.0, 0.0
@@ -124,72 +137,5 @@ func effectChart(model string, effects []run.Effect, col string) *chart {
 		c.text(left-8, yc+4, e.Mode, "end", 12)
 	}
 	c.Top = append(c.Top, sLine{x(0), top - 8, x(0), bottom + 2, "#000", 1.5, true})
-	return c
-}
-
-// scatterChart plots evidence recall (x) against accuracy (y), one colour
-// per model, each point labelled with its mode.
-func scatterChart(pts []recallPoint, models []string, cols []string) *chart {
-	const left, right, top, bottom = 60.0, 150.0, 20.0, 50.0
-	w, h := 640.0, 400.0
-	c := &chart{W: w, H: h, Label: "Evidence recall against accuracy"}
-	pw, ph := w-left-right, h-top-bottom
-	x := func(v float64) float64 { return left + v*pw }
-	y := func(v float64) float64 { return top + (1-v)*ph }
-	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		c.line(x(v), top, x(v), top+ph, "#e5e5e5", 1, false)
-		c.line(left, y(v), left+pw, y(v), "#e5e5e5", 1, false)
-		c.text(x(v), top+ph+16, fmt.Sprintf("%.2f", v), "middle", 11)
-		c.text(left-6, y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
-	}
-	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
-	c.line(left, top, left, top+ph, "#000", 1, false)
-	c.text(left+pw/2, h-12, "evidence recall", "middle", 12)
-	c.text(left-40, top-8, "acc %", "start", 11)
-	for _, p := range pts {
-		c.Circles = append(c.Circles, sCircle{X: x(p.Recall), Y: y(p.Acc), R: 5, Fill: p.Colour,
-			Title: fmt.Sprintf("%s · %s: recall %s, accuracy %s", p.Model, p.Mode, p.RecallS, p.AccS)})
-		c.text(x(p.Recall)+7, y(p.Acc)-6, p.Mode, "start", 10)
-	}
-	for i, m := range models {
-		yy := top + 10 + 18*float64(i)
-		c.Rects = append(c.Rects, sRect{X: left + pw + 15, Y: yy - 9, W: 10, H: 10, Fill: cols[i], Title: m})
-		c.text(left+pw+30, yy, m, "start", 11)
-	}
-	return c
-}
-
-// groupedBars draws vertical bars of values in [0,1]: one group per
-// category, one bar per series (model), like ElaipBench Figure 4.
-func groupedBars(label, ylabel string, cats []string, series []string, cols []string, val func(s, c int) (float64, bool), tip func(s, c int) string) *chart {
-	const left, right, top, bottom = 60.0, 150.0, 20.0, 60.0
-	w, h := 680.0, 340.0
-	c := &chart{W: w, H: h, Label: label}
-	pw, ph := w-left-right, h-top-bottom
-	y := func(v float64) float64 { return top + (1-v)*ph }
-	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		c.line(left, y(v), left+pw, y(v), "#e5e5e5", 1, false)
-		c.text(left-6, y(v)+4, fmt.Sprintf("%.0f", 100*v), "end", 11)
-	}
-	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
-	c.text(left-40, top-8, ylabel, "start", 11)
-	gw := pw / float64(max(len(cats), 1))
-	bw := gw * 0.8 / float64(max(len(series), 1))
-	for ci, cat := range cats {
-		gx := left + gw*float64(ci) + gw*0.1
-		for si := range series {
-			v, ok := val(si, ci)
-			if !ok {
-				continue
-			}
-			c.Rects = append(c.Rects, sRect{X: gx + bw*float64(si), Y: y(v), W: bw * 0.9, H: math.Max(ph*v, 0.5), Fill: cols[si], Title: tip(si, ci)})
-		}
-		c.text(left+gw*(float64(ci)+0.5), top+ph+16, cat, "middle", 11)
-	}
-	for i, m := range series {
-		yy := top + 10 + 18*float64(i)
-		c.Rects = append(c.Rects, sRect{X: left + pw + 15, Y: yy - 9, W: 10, H: 10, Fill: cols[i], Title: m})
-		c.text(left+pw+30, yy, m, "start", 11)
-	}
 	return c
 }

@@ -21,8 +21,20 @@ const (
 	hFlips     = "Reasoning flips"
 )
 
-// pct is run.Percent: the report shows shares as summary.md does.
+// pct is run.Percent: the report shows shares as summary.md does, and as
+// the inspector does: accuracy, evidence recall and miss rate in percent
+// with one decimal, the unit in the column's heading ("miss rate %"), never
+// in the cell.
 var pct = run.Percent
+
+// recallPct is an evidence recall in percent like every other share, or
+// "–" for a mode that retrieved nothing.
+func recallPct(r *float64) string {
+	if r == nil {
+		return "–"
+	}
+	return pct(*r)
+}
 
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
 
@@ -102,7 +114,7 @@ func buildAcc(runs []Run, labs []string) accTable {
 	for i, r := range runs {
 		for _, m := range modes(r.Summary) {
 			ms := r.Summary.ByMode[m]
-			row := accRow{Model: labs[i], Mode: m, Overall: run.AccText(ms.Acc), N: ms.N, Miss: pct(ms.MissRate) + "%", Recall: run.RecallText(ms.EvidenceRecall),
+			row := accRow{Model: labs[i], Mode: m, Overall: run.AccText(ms.Acc), N: ms.N, Miss: pct(ms.MissRate), Recall: recallPct(ms.EvidenceRecall),
 				Truncated: ms.Truncated, Tokens: run.TokensPerQuestion(ms), Cost: run.CostText(ms.CostUSD)}
 			t.HasCost = t.HasCost || ms.CostUSD != nil
 			for _, ty := range t.Types {
@@ -135,7 +147,7 @@ func buildEffects(runs []Run, labs []string) []effectBlock {
 		}
 		b := effectBlock{Model: labs[i], Baseline: r.Summary.Baseline, Colour: colour(i), effects: r.Summary.Effects}
 		for _, e := range r.Summary.Effects {
-			row := effectRow{Mode: e.Mode, N: e.N, B01: e.B01, B10: e.B10, Recall: run.RecallText(e.EvidenceRecall)}
+			row := effectRow{Mode: e.Mode, N: e.N, B01: e.B01, B10: e.B10, Recall: recallPct(e.EvidenceRecall)}
 			row.Diff, row.CI, row.P = e.Text()
 			b.Rows = append(b.Rows, row)
 		}
@@ -147,8 +159,8 @@ func buildEffects(runs []Run, labs []string) []effectBlock {
 type recallPoint struct {
 	Model, Mode   string
 	Recall, Acc   float64
-	Colour        string
-	RecallS, AccS string
+	Colour, Shape string // the run's colour and marker
+	RecallS, AccS string // percent, one decimal
 }
 
 func buildRecall(runs []Run, labs []string) []recallPoint {
@@ -159,8 +171,8 @@ func buildRecall(runs []Run, labs []string) []recallPoint {
 			if ms.EvidenceRecall == nil {
 				continue
 			}
-			out = append(out, recallPoint{Model: labs[i], Mode: m, Recall: *ms.EvidenceRecall, Acc: ms.Accuracy, Colour: colour(i),
-				RecallS: run.RecallText(ms.EvidenceRecall), AccS: pct(ms.Accuracy)})
+			out = append(out, recallPoint{Model: labs[i], Mode: m, Recall: *ms.EvidenceRecall, Acc: ms.Accuracy, Colour: colour(i), Shape: seriesShape(i),
+				RecallS: recallPct(ms.EvidenceRecall), AccS: pct(ms.Accuracy)})
 		}
 	}
 	return out
@@ -191,12 +203,31 @@ type reasonRow struct {
 	Cells  []reasonCell
 }
 
+// reasonOffNote says why section 5 leaves the offline baselines out.
+const reasonOffNote = "The offline baselines (random, ir) are left out: they do not reason, and ir's reasoning field holds its option scores."
+
+// offline reports whether a run is an offline baseline (random, ir), by
+// its config.json, or its summary's model when it has none. They do not
+// reason: the ir baseline keeps its option scores in the records'
+// reasoning field, which read as reasoning length would plot the scores'
+// length.
+func offline(r Run) bool {
+	c := r.Config
+	if c.Model == "" {
+		c.Model = r.Summary.Model
+	}
+	return c.Offline()
+}
+
 // buildReasoning pools each run's scored records with non-empty Reasoning
 // over modes and runs, and reports accuracy per length bucket. Runs without
-// reasoning text are left out.
+// reasoning text, and the offline baselines, are left out.
 func buildReasoning(runs []Run, labs []string) []reasonRow {
 	var out []reasonRow
 	for i, r := range runs {
+		if offline(r) {
+			continue
+		}
 		correct := make([]int, len(bucketNames))
 		total := make([]int, len(bucketNames))
 		any := false
@@ -257,7 +288,7 @@ func buildMiss(runs []Run, labs []string) missTable {
 				row.Cells = append(row.Cells, "–")
 				continue
 			}
-			row.Cells = append(row.Cells, pct(ms.MissRate)+"%")
+			row.Cells = append(row.Cells, pct(ms.MissRate))
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -7,8 +7,8 @@
 // Both contain:
 //
 //  1. a Table-2-style accuracy table: model × mode rows, one column per
-//     question type plus overall (mean ± std over runs), n, miss rate,
-//     evidence recall, replies truncated by the token limit, the server's
+//     question type plus overall (mean ± std over runs), n, miss rate %,
+//     evidence recall %, replies truncated by the token limit, the server's
 //     tokens per question (prompt · completion (reasoning)) and, when the
 //     run was given --price, its cost in US$;
 //  2. the RAG effect per model: each mode's accuracy difference against the
@@ -21,7 +21,9 @@
 //     both occur the assembled points are hollow;
 //  4. evidence recall against accuracy for retrieval modes;
 //  5. accuracy by reasoning length (characters of Reasoning, fixed buckets
-//     0–1k, 1–2k, 2–4k, 4–8k, 8k+; like ElaipBench Figure 4);
+//     0–1k, 1–2k, 2–4k, 4–8k, 8k+; like ElaipBench Figure 4), leaving out
+//     the offline baselines random and ir, which do not reason (ir keeps
+//     its option scores in the reasoning field);
 //  6. mean reasoning length (server tokens, characters) per breakdown value,
 //     e.g. by difficulty, from summary.json's reasoning_by;
 //  7. reasoning flips: for every reasoning run beside a base or cot run of
@@ -59,6 +61,25 @@
 // expected, and a note under it marks the run incomplete. ReadFolder finds
 // the dataset and corpus home config.json names from any directory (see
 // its doc); the inspector and 'paperlens inspect' use it too.
+//
+// Accuracy, evidence recall and miss rate are percentages with one decimal
+// throughout, the unit in the column heading ("miss rate %"), as in the
+// inspector.
+//
+// The figures are laid out before a browser sees them (layout.go): text
+// is measured from a table of glyph widths (the wider of DejaVu Sans and
+// Arial's metrics); point labels are placed greedily in a fixed order of
+// candidate places beside the point, then further out on leader lines,
+// never over another label or marker, and listed under the figure when no
+// place is left; points drawn at one spot share one label ("bm25 = hybrid
+// = agent"); each run has its own marker shape as well as colour, and
+// runs with equal values are drawn side by side; legends widen to their
+// longest name (wrapping past a limit) and category labels stand upright
+// when they would not fit side by side. TestFiguresInBrowser renders the
+// sample study's report (what the README tour gives) and a crowded one in
+// Chromium and checks that no two texts of a figure intersect and none
+// leaves its figure; with $PAPERLENS_SCREENSHOTS set it also writes
+// docs/img/report.png.
 //
 // Every string taken from the files is escaped: html/template for HTML, and
 // pipes and angle brackets for Markdown.

@@ -626,13 +626,6 @@ func (a frontierAxis) ticks() []float64 {
 // bandFill shades full's interval and lets the grid show through.
 const bandFill = "rgba(0,0,0,0.07)"
 
-// labelBox is the space a label's text takes, to keep labels apart.
-type labelBox struct{ x0, y0, x1, y1 float64 }
-
-func (a labelBox) overlaps(b labelBox) bool {
-	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
-}
-
 // frontierChart plots one model's accuracy (y, 95% Wilson whiskers)
 // against mean prompt tokens or cost per question (x): frontier points
 // filled and joined by a step line, the others hollow, full ringed in
@@ -641,39 +634,62 @@ func (a labelBox) overlaps(b labelBox) bool {
 //
 // It is drawn back to front: the frame (band, grid, axes), the step line,
 // the points with their rings, their labels placed clear of each other,
-// and the legend in the right margin.
+// and the legend in the right margin, which widens to its longest entry;
+// a title too long for the chart wraps and pushes the plot down.
 func frontierChart(b *frontierBlock, byCost bool) *chart {
 	pts := plotPoints(b, byCost)
 	xsv := make([]float64, len(pts))
 	for i, p := range pts {
 		xsv[i] = p.x
 	}
-	f := frontierFrame{ax: newFrontierAxis(xsv), pw: frontierW - frontierLeft - frontierRight, ph: frontierH - frontierTop - frontierBottom}
-	title := "accuracy against mean prompt tokens per question"
-	if byCost {
-		title = "accuracy against mean cost per question"
-	}
-	c := &chart{W: frontierW, H: frontierH, Label: b.Model + ": " + title}
-	c.text(frontierLeft, 20, b.Model+": "+title, "start", 13)
 	full := fullPoint(b)
-	f.drawFrame(c, b, full, byCost)
-	f.drawSteps(c, b, pts)
 	best := b.Best
 	if byCost {
 		best = b.BestCost
 	}
-	spots, labelsAt := f.drawPoints(c, b, pts, best, byCost)
-	f.placeLabels(c, spots, labelsAt)
-	frontierLegend(c, b, pts, full, best)
+	legend := frontierLegendEntries(b, pts, full, best)
+	w := frontierW
+	for _, e := range legend {
+		w = math.Max(w, frontierLegendX+legendIndent+textWidth(e.text, legendSize)+10)
+	}
+	title := "accuracy against mean prompt tokens per question"
+	if byCost {
+		title = "accuracy against mean cost per question"
+	}
+	lines := wrapText(b.Model+": "+title, frontierTitleSize, w-frontierLeft-10)
+	// Each title line past the first moves the plot down by a line.
+	top := frontierTop + frontierTitleLine*float64(len(lines)-1)
+	f := frontierFrame{ax: newFrontierAxis(xsv), top: top, pw: frontierLegendX - 20 - frontierLeft, ph: frontierH - frontierTop - frontierBottom}
+	c := &chart{W: w, H: top + f.ph + frontierBottom, Label: b.Model + ": " + title}
+	for i, l := range lines {
+		c.text(frontierLeft, 20+frontierTitleLine*float64(i), l, "start", frontierTitleSize)
+	}
+	f.drawFrame(c, b, full, byCost)
+	steps := len(c.Lines)
+	f.drawSteps(c, b, pts)
+	// The step line's segments keep labels off them, as the legend does.
+	keepOut := []box{}
+	for _, ln := range c.Lines[steps:] {
+		keepOut = append(keepOut, box{math.Min(ln.X1, ln.X2) - 1, math.Min(ln.Y1, ln.Y2) - 1, math.Max(ln.X1, ln.X2) + 1, math.Max(ln.Y1, ln.Y2) + 1})
+	}
+	spots := f.drawPoints(c, b, pts, best, byCost)
+	// Labels may rise above the plot, up to the title's last line.
+	titleBottom := 20 + frontierTitleLine*float64(len(lines)-1) + textDescent*frontierTitleSize
+	lb := frontierLegend(c, f, legend)
+	keepOut = append(keepOut, box{frontierLegendX - 4, 0, c.W, lb})
+	footnote(c, f.placeLabels(c, spots, box{frontierLeft, titleBottom + 2, c.W - 4, f.top + f.ph}, keepOut))
 	return c
 }
 
-// The frontier chart's size and margins; the right margin holds the
-// legend.
+// The frontier chart's size and margins: the plot ends 20 px before the
+// legend, which starts at frontierLegendX; the chart widens past frontierW
+// when the legend needs it.
 const (
-	frontierW, frontierH                                     = 860.0, 480.0
-	frontierLeft, frontierRight, frontierTop, frontierBottom = 60.0, 190.0, 56.0, 50.0
-	frontierLabelSize                                        = 10.0
+	frontierW, frontierH                      = 860.0, 480.0
+	frontierLeft, frontierTop, frontierBottom = 60.0, 56.0, 50.0
+	frontierLegendX                           = 690.0
+	frontierLabelSize                         = 10.0
+	frontierTitleSize, frontierTitleLine      = 13.0, 16.0
 )
 
 // plotPoint is one point of the chart: its index in the block's points,
@@ -715,17 +731,17 @@ func fullPoint(b *frontierBlock) *fpoint {
 // frontierFrame maps values to the plot area: x along the axis, accuracy
 // (0 to 1) bottom to top.
 type frontierFrame struct {
-	ax     frontierAxis
-	pw, ph float64
+	ax          frontierAxis
+	top, pw, ph float64
 }
 
 func (f frontierFrame) X(v float64) float64 { return frontierLeft + f.ax.frac(v)*f.pw }
-func (f frontierFrame) Y(v float64) float64 { return frontierTop + (1-v)*f.ph }
+func (f frontierFrame) Y(v float64) float64 { return f.top + (1-v)*f.ph }
 
 // drawFrame draws full's interval as a band, the grid with its tick
 // labels, the axes and their titles.
 func (f frontierFrame) drawFrame(c *chart, b *frontierBlock, full *fpoint, byCost bool) {
-	left, top, pw, ph := frontierLeft, frontierTop, f.pw, f.ph
+	left, top, pw, ph := frontierLeft, f.top, f.pw, f.ph
 	if full != nil {
 		c.Rects = append(c.Rects, sRect{X: left, Y: f.Y(full.Hi), W: pw, H: math.Max(f.Y(full.Lo)-f.Y(full.Hi), 0.5), Fill: bandFill,
 			Title: fmt.Sprintf("full's 95%% interval: %s–%s%%", pct(full.Lo), pct(full.Hi))})
@@ -736,7 +752,7 @@ func (f frontierFrame) drawFrame(c *chart, b *frontierBlock, full *fpoint, byCos
 		if byCost {
 			l = "$" + costText(v)
 		}
-		c.text(f.X(v), top+ph+16, l, "middle", 11)
+		c.text(f.X(v), top+ph+xTickGap, l, "middle", 11)
 	}
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		c.line(left, f.Y(v), left+pw, f.Y(v), "#e5e5e5", 1, false)
@@ -744,7 +760,7 @@ func (f frontierFrame) drawFrame(c *chart, b *frontierBlock, full *fpoint, byCos
 	}
 	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
 	c.line(left, top, left, top+ph, "#000", 1, false)
-	c.text(left+pw/2, frontierH-12, frontierAxisTitle(b, byCost, f.ax.log), "middle", 12)
+	axisTitle(c, left+pw/2, c.H-12, frontierAxisTitle(b, byCost, f.ax.log))
 	c.text(left-8, top-12, "acc %", "end", 11)
 }
 
@@ -781,21 +797,29 @@ func (f frontierFrame) drawSteps(c *chart, b *frontierBlock, pts []plotPoint) {
 	}
 }
 
-// spot is where a point is drawn, rounded: points at the same spot share
-// one label.
+// spot is where a point is drawn: points that coincide there (within
+// coincide of the first) share one label.
 type spot struct{ x, y float64 }
+
+// spotLabels are the labels of the points at one spot, and how far from
+// it their markers reach (a ring, on full or the cheapest within its
+// interval, reaches further).
+type spotLabels struct {
+	spot
+	labels []string
+	reach  float64
+}
 
 // drawPoints draws each point with its whiskers, filled when on the
 // frontier, hollow when dominated, grey for the oracle, ringed when it is
 // full or the cheapest within full's interval (best). It returns the
-// spots in drawing order and the labels at each.
-func (f frontierFrame) drawPoints(c *chart, b *frontierBlock, pts []plotPoint, best int, byCost bool) ([]spot, map[spot][]string) {
+// spots in drawing order with the labels at each.
+func (f frontierFrame) drawPoints(c *chart, b *frontierBlock, pts []plotPoint, best int, byCost bool) []spotLabels {
 	what := "prompt tokens"
 	if byCost {
 		what = "cost"
 	}
-	labelsAt := map[spot][]string{}
-	var spots []spot
+	var spots []spotLabels
 	for _, p := range pts {
 		q := b.Points[p.i]
 		x, y := f.X(p.x), f.Y(q.Acc)
@@ -809,15 +833,22 @@ func (f frontierFrame) drawPoints(c *chart, b *frontierBlock, pts []plotPoint, b
 		if p.i == best && !p.full {
 			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 9, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's 95% interval (by " + what + ")"})
 		}
-		s := spot{math.Round(x), math.Round(y)}
-		if _, ok := labelsAt[s]; !ok {
-			spots = append(spots, s)
+		// Points that coincide on the chart share one label.
+		k := slices.IndexFunc(spots, func(s spotLabels) bool { return math.Hypot(s.x-x, s.y-y) <= coincide })
+		if k < 0 {
+			k = len(spots)
+			spots = append(spots, spotLabels{spot: spot{x, y}})
 		}
-		if !slices.Contains(labelsAt[s], q.Label) {
-			labelsAt[s] = append(labelsAt[s], q.Label)
+		if !slices.Contains(spots[k].labels, q.Label) {
+			spots[k].labels = append(spots[k].labels, q.Label)
 		}
+		r := 6.0
+		if p.full || p.i == best {
+			r = 10
+		}
+		spots[k].reach = math.Max(spots[k].reach, math.Hypot(x-spots[k].x, y-spots[k].y)+r)
 	}
-	return spots, labelsAt
+	return spots
 }
 
 // pointMarker is a point's circle and its tooltip: filled on the
@@ -843,105 +874,73 @@ func pointMarker(b *frontierBlock, q fpoint, on bool, x, y float64, byCost bool)
 	return ci
 }
 
-// labelPlace is a label's offset from its spot and its text anchor.
-type labelPlace struct {
-	dx, dy float64
-	anchor string
-}
-
-// labelPlaces are the places tried for a label, nearest first: right and
-// left of the spot, above and below, further out each round.
-var labelPlaces = []labelPlace{{10, -6, "start"}, {10, 14, "start"}, {-10, -6, "end"}, {-10, 14, "end"},
-	{10, -18, "start"}, {10, 26, "start"}, {-10, -18, "end"}, {-10, 26, "end"},
-	{10, -30, "start"}, {10, 38, "start"}, {-10, -30, "end"}, {-10, 38, "end"}}
-
-// placeLabels writes each spot's labels where they keep clear of the
-// markers and of the labels placed before them.
-func (f frontierFrame) placeLabels(c *chart, spots []spot, labelsAt map[spot][]string) {
-	var placed []labelBox
-	// Labels keep clear of the markers too.
+// placeLabels writes each spot's labels ("; " between the labels of
+// points at one spot: a label holds "k=5", so "=" cannot join them) where
+// they keep clear of every marker and of the labels placed before them,
+// inside area (the plot, above it up to the title, and the right margin)
+// and out of keepOut (the step line, the legend; labeler). It returns the
+// labels that found no room.
+func (f frontierFrame) placeLabels(c *chart, spots []spotLabels, area box, keepOut []box) []string {
+	l := &labeler{area: area, size: frontierLabelSize}
+	l.avoid(keepOut...)
 	for _, s := range spots {
-		placed = append(placed, labelBox{s.x - 6, s.y - 6, s.x + 6, s.y + 6})
+		l.avoid(box{s.x - s.reach, s.y - s.reach, s.x + s.reach, s.y + s.reach})
 	}
-	for _, s := range spots {
-		text := strings.Join(labelsAt[s], "; ")
-		tw := float64(len([]rune(text))) * frontierLabelSize * 0.6
-		chosen, box := f.labelPlace(s, tw, placed)
-		placed = append(placed, box)
-		c.text(s.x+chosen.dx, s.y+chosen.dy, text, chosen.anchor, frontierLabelSize)
+	ls := make([]labelAt, len(spots))
+	for i, s := range spots {
+		ls[i] = labelAt{s.x, s.y, s.reach, strings.Join(s.labels, "; ")}
 	}
+	return drawLabels(c, l, ls)
 }
 
-// labelPlace picks the first place for a label tw wide at spot s that is
-// inside the plot and clear of the boxes placed; failing that, the one
-// that overlaps fewest. It returns the place and the label's box there.
-func (f frontierFrame) labelPlace(s spot, tw float64, placed []labelBox) (labelPlace, labelBox) {
-	var chosen labelPlace
-	var box labelBox
-	bestScore := math.MaxInt
-	for _, cd := range labelPlaces {
-		x0 := s.x + cd.dx
-		if cd.anchor == "end" {
-			x0 -= tw
-		}
-		bx := labelBox{x0, s.y + cd.dy - frontierLabelSize, x0 + tw, s.y + cd.dy + 2}
-		score := 0
-		// Inside the plot: the legend has the right margin.
-		if bx.x0 < frontierLeft || bx.x1 > frontierLeft+f.pw || bx.y0 < 28 || bx.y1 > frontierTop+f.ph {
-			score += 1000
-		}
-		for _, o := range placed {
-			if o.overlaps(bx) {
-				score++
-			}
-		}
-		if score < bestScore {
-			chosen, box, bestScore = cd, bx, score
-		}
-		if score == 0 {
-			break
-		}
-	}
-	return chosen, box
+// frontierEntry is one line of the frontier's legend: its text and how
+// its key is drawn at (x, y).
+type frontierEntry struct {
+	text string
+	draw func(c *chart, x, y float64)
 }
 
-// frontierLegend writes the legend in the right margin: the markers, the
-// step line, the whiskers, and full's ring, band and the cheapest point
-// within it where the chart has them.
-func frontierLegend(c *chart, b *frontierBlock, pts []plotPoint, full *fpoint, best int) {
-	lx, ly := frontierW-frontierRight+20, frontierTop+10
-	leg := func(draw func(x, y float64), s string) {
-		draw(lx+5, ly-4)
-		c.text(lx+16, ly, s, "start", 11)
-		ly += 18
+// frontierLegendEntries are the legend's lines: the markers, the step
+// line, the whiskers, and full's ring, band and the cheapest point within
+// it where the chart has them.
+func frontierLegendEntries(b *frontierBlock, pts []plotPoint, full *fpoint, best int) []frontierEntry {
+	circle := func(r float64, fill, stroke, title string) func(c *chart, x, y float64) {
+		return func(c *chart, x, y float64) {
+			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: r, Fill: fill, Stroke: stroke, Title: title})
+		}
 	}
-	leg(func(x, y float64) {
-		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: b.Colour, Title: "on the frontier"})
-	}, "on the frontier")
-	leg(func(x, y float64) {
-		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: b.Colour, Title: "dominated"})
-	}, "dominated")
-	leg(func(x, y float64) { c.line(x-6, y, x+6, y, b.Colour, 2, false) }, "frontier (step)")
+	es := []frontierEntry{
+		{"on the frontier", circle(5, b.Colour, "", "on the frontier")},
+		{"dominated", circle(5, "#fff", b.Colour, "dominated")},
+		{"frontier (step)", func(c *chart, x, y float64) { c.line(x-6, y, x+6, y, b.Colour, 2, false) }},
+	}
 	if slices.ContainsFunc(pts, func(p plotPoint) bool { return b.Points[p.i].Ceiling }) {
-		leg(func(x, y float64) {
-			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 5, Fill: "#fff", Stroke: "#999", Title: "oracle"})
-		}, "oracle (gold evidence)")
+		es = append(es, frontierEntry{"oracle (gold evidence)", circle(5, "#fff", "#999", "oracle")})
 	}
-	leg(func(x, y float64) { c.line(x, y-6, x, y+6, "#777", 1, false) }, "95% Wilson interval")
+	es = append(es, frontierEntry{"95% Wilson interval", func(c *chart, x, y float64) { c.line(x, y-6, x, y+6, "#777", 1, false) }})
 	if full == nil {
-		return
+		return es
 	}
-	leg(func(x, y float64) {
-		c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#000", Title: "full"})
-	}, "full (reference)")
-	leg(func(x, y float64) {
-		c.Rects = append(c.Rects, sRect{X: x - 6, Y: y - 6, W: 12, H: 12, Fill: bandFill, Title: "full's 95% interval"})
-	}, "full's 95% interval")
+	es = append(es, frontierEntry{"full (reference)", circle(7, "none", "#000", "full")},
+		frontierEntry{"full's 95% interval", func(c *chart, x, y float64) {
+			c.Rects = append(c.Rects, sRect{X: x - 6, Y: y - 6, W: 12, H: 12, Fill: bandFill, Title: "full's 95% interval"})
+		}})
 	if best >= 0 && !b.Points[best].Full {
-		leg(func(x, y float64) {
-			c.Circles = append(c.Circles, sCircle{X: x, Y: y, R: 7, Fill: "none", Stroke: "#2ca02c", Title: "cheapest within full's interval"})
-		}, "cheapest within full's CI")
+		es = append(es, frontierEntry{"cheapest within full's CI", circle(7, "none", "#2ca02c", "cheapest within full's interval")})
 	}
+	return es
+}
+
+// frontierLegend writes the legend in the right margin, from the plot's
+// top down, and returns the y below it.
+func frontierLegend(c *chart, f frontierFrame, es []frontierEntry) float64 {
+	lx, ly := frontierLegendX, f.top+10
+	for _, e := range es {
+		e.draw(c, lx+5, ly-4)
+		c.Texts = append(c.Texts, sText{X: lx + legendIndent, Y: ly, Text: e.text, Anchor: "start", Size: legendSize, Fill: "#222", Class: "legend"})
+		ly += legendRow
+	}
+	return ly
 }
 
 // svgFile is a standalone SVG document: charts stacked top to bottom, on

@@ -201,6 +201,16 @@ func TestFrontierSample(t *testing.T) {
 	if !slices.Equal(labels, wantLabels) {
 		t.Fatalf("points %q, want %q", labels, wantLabels)
 	}
+	checkSamplePoints(t, runs, b, byLabel)
+	checkSampleFrontier(t, b, byLabel)
+	checkSampleCheapest(t, b)
+	checkSampleOutputs(t, runs, b)
+}
+
+// checkSamplePoints: each point of the sample's frontier is its run's
+// summary, and the evidence reader scores as it must.
+func checkSamplePoints(t *testing.T, runs []Run, b frontierBlock, byLabel map[string]fpoint) {
+	t.Helper()
 	// Each point is its run's summary: accuracy, and the server's prompt
 	// tokens per record.
 	for _, p := range b.Points {
@@ -230,6 +240,12 @@ func TestFrontierSample(t *testing.T) {
 		t.Errorf("self-route (reranked): accuracy %v at %.0f tokens; full %v at %.0f", sr.Acc, sr.Tokens, full.Acc, full.Tokens)
 	}
 
+}
+
+// checkSampleFrontier: the sample's frontier rises and beats every point
+// off it.
+func checkSampleFrontier(t *testing.T, b frontierBlock, byLabel map[string]fpoint) {
+	t.Helper()
 	// The frontier: closed-book is the cheapest prompt, so on it; the
 	// paper plus passages reads more than the paper for no more accuracy;
 	// oracle is not a configuration. Along the frontier accuracy rises
@@ -264,6 +280,12 @@ func TestFrontierSample(t *testing.T) {
 		t.Errorf("bm25 k=1 %v not below k=5 %v", byLabel["bm25 k=1 passage=512"].Acc, byLabel["bm25 k=5 passage=512"].Acc)
 	}
 
+}
+
+// checkSampleCheapest: the sample's cheapest configuration within full's
+// interval is within it, and the sentence names it.
+func checkSampleCheapest(t *testing.T, b frontierBlock) {
+	t.Helper()
 	// The cheapest configuration within full's interval is within it,
 	// by the paired interval (the runs share the data), and nothing
 	// cheaper is; when that is full itself, the sentence says so.
@@ -289,6 +311,12 @@ func TestFrontierSample(t *testing.T) {
 		}
 	}
 
+}
+
+// checkSampleOutputs: the sample's frontier is in every format.
+func checkSampleOutputs(t *testing.T, runs []Run, b frontierBlock) {
+	t.Helper()
+	best := b.Points[b.Best]
 	var h, m, s bytes.Buffer
 	if err := HTML(&h, runs); err != nil {
 		t.Fatal(err)

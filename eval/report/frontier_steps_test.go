@@ -73,31 +73,6 @@ func TestPointMarker(t *testing.T) {
 	}
 }
 
-func TestLabelPlace(t *testing.T) {
-	f := frontierFrame{pw: 610, ph: 374}
-	for _, tc := range []struct {
-		name   string
-		s      spot
-		tw     float64
-		placed []labelBox
-		want   labelPlace
-	}{
-		{"free: right and above", spot{300, 200}, 50, nil, labelPlace{10, -6, "start"}},
-		{"taken above: right and below", spot{300, 200}, 50, []labelBox{{305, 180, 400, 195}}, labelPlace{10, 14, "start"}},
-		{"at the right edge: left", spot{650, 200}, 50, nil, labelPlace{-10, -6, "end"}},
-		{"at the top: below", spot{300, 30}, 50, nil, labelPlace{10, 14, "start"}},
-		{"nowhere clear: the fewest overlaps", spot{300, 200}, 50, []labelBox{{0, 0, 1000, 1000}}, labelPlace{10, -6, "start"}},
-	} {
-		got, box := f.labelPlace(tc.s, tc.tw, tc.placed)
-		if got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
-		}
-		if box.x1-box.x0 != tc.tw {
-			t.Errorf("%s: box %+v is not %v wide", tc.name, box, tc.tw)
-		}
-	}
-}
-
 func TestDrawSteps(t *testing.T) {
 	b := &frontierBlock{Colour: "#123", Points: []fpoint{{Acc: 0.5}, {Acc: 0.9}, {Acc: 0.2}, {Acc: 0.7}}}
 	f := frontierFrame{ax: frontierAxis{lo: 0, hi: 100}, pw: 100, ph: 100}

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/paperlens/paperlens/eval/run"
@@ -20,6 +21,9 @@ type page struct {
 	Reason    []reasonRow
 	Buckets   []string
 	ReasonSVG *chart
+	// ReasonOff says that offline baselines were left out of section 5,
+	// when the report has one; "" otherwise.
+	ReasonOff string
 	Miss      missTable
 	MissSVG   *chart
 	Tokens    []tokenPoint
@@ -110,15 +114,7 @@ func build(runs []Run) (*page, error) {
 	var src tokenSources
 	p.Tokens, src, p.TokensOut = buildTokens(runs, labs)
 	if len(p.Tokens) > 0 {
-		var ms, cs []string
-		seen := map[string]bool{}
-		for _, pt := range p.Tokens {
-			if !seen[pt.Model] {
-				seen[pt.Model] = true
-				ms, cs = append(ms, pt.Model), append(cs, pt.Colour)
-			}
-		}
-		p.TokensSVG, p.TokensCap, p.TokensTab = tokensChart(p.Tokens, src, ms, cs), src.caption(), src.table()
+		p.TokensSVG, p.TokensCap, p.TokensTab = tokensChart(p.Tokens, src), src.caption(), src.table()
 	}
 	p.ReasonBy = buildReasonBy(runs, labs)
 	p.Flips = buildFlips(runs, labs)
@@ -126,17 +122,12 @@ func build(runs []Run) (*page, error) {
 	p.Frontier, p.FrontierNote = buildFrontier(runs), frontierNote
 	p.Recall = buildRecall(runs, labs)
 	if len(p.Recall) > 0 {
-		var ms, cs []string
-		seen := map[string]bool{}
-		for _, pt := range p.Recall {
-			if !seen[pt.Model] {
-				seen[pt.Model] = true
-				ms, cs = append(ms, pt.Model), append(cs, pt.Colour)
-			}
-		}
-		p.RecallSVG = scatterChart(p.Recall, ms, cs)
+		p.RecallSVG = scatterChart(p.Recall)
 	}
 	p.Reason = buildReasoning(runs, labs)
+	if slices.ContainsFunc(runs, offline) {
+		p.ReasonOff = reasonOffNote
+	}
 	if len(p.Reason) > 0 {
 		var ms, cs []string
 		for _, r := range p.Reason {
@@ -210,15 +201,18 @@ var tmplFuncs = template.FuncMap{
 const svgShapes = `{{define "shapes"}}
 {{- range .Lines}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
 {{- range .Rects}}<rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" fill="{{.Fill}}"><title>{{.Title}}</title></rect>{{end}}
-{{- range .Circles}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}" stroke="{{if .Stroke}}{{.Stroke}}{{else}}#fff{{end}}"{{if .Stroke}} stroke-width="2"{{end}}><title>{{.Title}}</title></circle>{{end}}
+{{- range .Circles}}{{if .Polygon}}<polygon points="{{.Points}}"{{else}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}"{{end}} fill="{{.Fill}}" stroke="{{if .Stroke}}{{.Stroke}}{{else}}#fff{{end}}"{{if .Stroke}} stroke-width="2"{{end}}><title>{{.Title}}</title>{{if .Polygon}}</polygon>{{else}}</circle>{{end}}{{end}}
 {{- range .Top}}<line x1="{{f .X1}}" y1="{{f .Y1}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}" stroke-width="{{f .Width}}"{{if .Dash}} stroke-dasharray="4 3"{{end}}/>{{end}}
-{{- range .Texts}}<text x="{{f .X}}" y="{{f .Y}}" text-anchor="{{.Anchor}}" font-size="{{f .Size}}" fill="{{.Fill}}">{{.Text}}</text>{{end}}
+{{- range .Texts}}<text x="{{f .X}}" y="{{f .Y}}" text-anchor="{{.Anchor}}" font-size="{{f .Size}}" fill="{{.Fill}}"{{if .Rotate}} transform="rotate({{f .Rotate}} {{f .X}} {{f .Y}})"{{end}}{{if .Class}} class="{{.Class}}"{{end}}>{{.Text}}</text>{{end}}
 {{end}}`
+
+// svgFigure is one chart as an inline <svg> (the template "svg").
+const svgFigure = `{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">{{template "shapes" .}}</svg>{{end -}}`
 
 // htmlTmpl is parsed on first use: parsed at initialisation it cost every
 // paperlens process, `--help` included, about 80 KB and 0.5 ms.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(tmplFuncs).Parse(svgShapes + `{{define "svg"}}<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Label}}">{{template "shapes" .}}</svg>{{end -}}
+	return template.Must(template.New("page").Funcs(tmplFuncs).Parse(svgShapes + svgFigure + `
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>paperlens report</title>
 <style>
@@ -246,7 +240,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{end}}
 <h2>1. {{.H.acc}}</h2>
 <p class="note">Accuracy (%), mean ± std over runs.</p>
-<table><tr><th class="l">model</th><th class="l">mode</th>{{range .Acc.Types}}<th>{{.}}</th>{{end}}<th>overall</th><th>n</th><th>miss rate</th><th>evidence recall</th><th>truncated</th><th>tokens/q in · out (reasoning)</th>{{if .Acc.HasCost}}<th>cost US$</th>{{end}}</tr>
+<table><tr><th class="l">model</th><th class="l">mode</th>{{range .Acc.Types}}<th>{{.}}</th>{{end}}<th>overall</th><th>n</th><th>miss rate %</th><th>evidence recall %</th><th>truncated</th><th>tokens/q in · out (reasoning)</th>{{if .Acc.HasCost}}<th>cost US$</th>{{end}}</tr>
 {{range .Acc.Rows}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="o">{{.Overall}}</td><td>{{.N}}</td><td>{{.Miss}}</td><td>{{.Recall}}</td><td>{{.Truncated}}</td><td>{{.Tokens}}</td>{{if $.Acc.HasCost}}<td>{{.Cost}}</td>{{end}}</tr>
 {{end}}</table>
 <p class="note">Truncated: replies cut by the token limit before an answer (counted wrong). Tokens per question are the server's counts over every record: prompt · completion, with the reasoning part of the completion in brackets.{{if .Acc.HasCost}} Cost is those tokens at the --price given to the run, over all its runs.{{end}}</p>
@@ -255,7 +249,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 <p class="note">Δ is the mode's accuracy minus the baseline's in points, paired over questions; whiskers are the 95% bootstrap interval; p is McNemar's test on per-question majority correctness.</p>
 {{range .Effects}}<h3>{{.Model}} (baseline: {{.Baseline}})</h3>
 {{template "svg" .Chart}}
-<table><tr><th class="l">mode</th><th>Δ (pts)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall</th><th>n</th></tr>
+<table><tr><th class="l">mode</th><th>Δ (pts)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall %</th><th>n</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Mode}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.B10}}</td><td>{{.B01}}</td><td>{{.Recall}}</td><td>{{.N}}</td></tr>
 {{end}}</table>
 {{else}}<p class="note">No run has effects against a baseline.</p>
@@ -267,18 +261,18 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}
 <h2>4. {{.H.recall}}</h2>
 {{if .RecallSVG}}{{template "svg" .RecallSVG}}
-<table><tr><th class="l">model</th><th class="l">mode</th><th>evidence recall</th><th>accuracy (%)</th></tr>
+<table><tr><th class="l">model</th><th class="l">mode</th><th>evidence recall %</th><th>accuracy %</th></tr>
 {{range .Recall}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.RecallS}}</td><td>{{.AccS}}</td></tr>
 {{end}}</table>
 {{else}}<p class="note">No mode reports evidence recall.</p>
 {{end}}
 <h2>5. {{.H.reason}}</h2>
-{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters.</p>
+{{if .ReasonSVG}}<p class="note">Scored records with reasoning text, pooled over modes and runs, bucketed by reasoning length in characters; accuracy %.{{with .ReasonOff}} {{.}}{{end}}</p>
 {{template "svg" .ReasonSVG}}
 <table><tr><th class="l">model</th>{{range .Buckets}}<th>{{.}}</th>{{end}}</tr>
 {{range .Reason}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
-{{else}}<p class="note">No record carries reasoning text.</p>
+{{else}}<p class="note">No record carries reasoning text.{{with .ReasonOff}} {{.}}{{end}}</p>
 {{end}}
 <h2>6. {{.H.reasonBy}}</h2>
 {{if .ReasonBy}}<p class="note">Mean reasoning per answer: tokens as the server counted them, characters of reasoning text.</p>
@@ -297,7 +291,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{else}}<p class="note">No reasoning run has a base or cot run of the same model on the same data beside it.</p>
 {{end}}
 <h2>8. {{.H.miss}}</h2>
-<p class="note">Share of records from which no answer could be extracted.</p>
+<p class="note">Miss rate %: the share of records from which no answer could be extracted.</p>
 {{template "svg" .MissSVG}}
 <table><tr><th class="l">model</th>{{range .Miss.Modes}}<th>{{.}}</th>{{end}}</tr>
 {{range .Miss.Rows}}<tr><td class="l">{{.Model}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
@@ -319,7 +313,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{end}}{{end}}
 {{if .Tools}}<h2>10. {{.H.tools}}</h2>
 <p class="note">Tool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).</p>
-<table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool</th>{{range .CallBkts}}<th>{{.}} calls</th>{{end}}</tr>
+<table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool %</th>{{range .CallBkts}}<th>{{.}} calls: acc %</th>{{end}}</tr>
 {{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}{{with .Paper}}<h2>{{$.H.published}}</h2>

@@ -69,7 +69,7 @@ func writeAccuracyMarkdown(b *strings.Builder, p *page) {
 	for _, t := range p.Acc.Types {
 		head = append(head, md(t))
 	}
-	head = append(head, "overall", "n", "miss rate", "evidence recall", "truncated", "tokens/q in · out (reasoning)")
+	head = append(head, "overall", "n", "miss rate %", "evidence recall %", "truncated", "tokens/q in · out (reasoning)")
 	if p.Acc.HasCost {
 		head = append(head, "cost US$")
 	}
@@ -97,7 +97,7 @@ func writeEffectsMarkdown(b *strings.Builder, p *page) {
 	}
 	for _, e := range p.Effects {
 		fmt.Fprintf(b, "### %s (baseline: %s)\n\n", md(e.Model), md(e.Baseline))
-		run.MarkdownHead(b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall", "n")
+		run.MarkdownHead(b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall %", "n")
 		for _, r := range e.Rows {
 			run.MarkdownRow(b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
 		}
@@ -117,7 +117,7 @@ func writeTokensMarkdown(b *strings.Builder, p *page) {
 		fmt.Fprintf(b, " %d mode(s) with no token count are left out.", p.TokensOut)
 	}
 	b.WriteString(" The HTML report plots these.\n\n")
-	run.MarkdownHead(b, "model", "mode", "prompt tokens/q", "counted by", "accuracy (%)")
+	run.MarkdownHead(b, "model", "mode", "prompt tokens/q", "counted by", "accuracy %")
 	for _, t := range p.Tokens {
 		run.MarkdownRow(b, md(t.Model), md(t.Mode), t.TokensS, t.Source, t.AccS)
 	}
@@ -130,7 +130,7 @@ func writeRecallMarkdown(b *strings.Builder, p *page) {
 		b.WriteString("No mode reports evidence recall.\n")
 		return
 	}
-	run.MarkdownHead(b, "model", "mode", "evidence recall", "accuracy (%)")
+	run.MarkdownHead(b, "model", "mode", "evidence recall %", "accuracy %")
 	for _, r := range p.Recall {
 		run.MarkdownRow(b, md(r.Model), md(r.Mode), r.RecallS, r.AccS)
 	}
@@ -139,11 +139,15 @@ func writeRecallMarkdown(b *strings.Builder, p *page) {
 // writeReasoningMarkdown writes section 5: accuracy by reasoning length.
 func writeReasoningMarkdown(b *strings.Builder, p *page) {
 	fmt.Fprintf(b, "\n## 5. %s\n\n", hReasoning)
+	off := ""
+	if p.ReasonOff != "" {
+		off = " " + p.ReasonOff
+	}
 	if len(p.Reason) == 0 {
-		b.WriteString("No record carries reasoning text.\n")
+		b.WriteString("No record carries reasoning text." + off + "\n")
 		return
 	}
-	b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters.\n\n")
+	b.WriteString("Accuracy (%) of scored records with reasoning text, pooled over modes and runs, by reasoning length in characters." + off + "\n\n")
 	run.MarkdownHead(b, append([]string{"model"}, bucketNames...)...)
 	for _, r := range p.Reason {
 		cells := []string{md(r.Model)}
@@ -197,7 +201,7 @@ func writeFlipsMarkdown(b *strings.Builder, p *page) {
 
 // writeMissMarkdown writes section 8: miss rates by model and mode.
 func writeMissMarkdown(b *strings.Builder, p *page) {
-	fmt.Fprintf(b, "\n## 8. %s\n\n", hMiss)
+	fmt.Fprintf(b, "\n## 8. %s\n\nMiss rate %%: the share of records from which no answer could be extracted.\n\n", hMiss)
 	head := []string{"model"}
 	for _, m := range p.Miss.Modes {
 		head = append(head, md(m))
@@ -216,9 +220,9 @@ func writeToolsMarkdown(b *strings.Builder, p *page) {
 		return
 	}
 	fmt.Fprintf(b, "\n## 10. %s\n\nTool modes: tool calls per question (mean), the share of questions answered without any tool, and accuracy by the number of calls the model made (records in brackets).\n\n", hTools)
-	head := []string{"model", "mode", "n", "calls/q", "no tool"}
+	head := []string{"model", "mode", "n", "calls/q", "no tool %"}
 	for _, c := range callBuckets {
-		head = append(head, c+" calls")
+		head = append(head, c+" calls: acc %")
 	}
 	run.MarkdownHead(b, head...)
 	for _, r := range tr {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,15 +130,15 @@ func TestTokensCostTruncated(t *testing.T) {
 		html    []string
 	}{
 		{"priced", price, []string{
-			"| model | mode | SA-MCQ | overall | n | miss rate | evidence recall | truncated | tokens/q in · out (reasoning) | cost US$ |",
+			"| model | mode | SA-MCQ | overall | n | miss rate % | evidence recall % | truncated | tokens/q in · out (reasoning) | cost US$ |",
 			// full: 4400 prompt, 1200 completion over 4 records; 4400×2 + 1200×8 = 18,400 per million → 0.02
-			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | 1100 · 300 (200) | 0.02 |",
-			"| thinker | bm25 | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | – | 0 |",
+			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | 1100 · 300 (200) | 0.02 |",
+			"| thinker | bm25 | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | – | 0 |",
 			"Cost is those tokens",
 		}, nil, []string{"<th>cost US$</th>", "<td>1100 · 300 (200)</td><td>0.02</td>", "<td>1</td><td>–</td><td>0</td>"}},
 		{"unpriced", nil, []string{
-			"| model | mode | SA-MCQ | overall | n | miss rate | evidence recall | truncated | tokens/q in · out (reasoning) |\n",
-			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0% | – | 1 | 1100 · 300 (200) |\n",
+			"| model | mode | SA-MCQ | overall | n | miss rate % | evidence recall % | truncated | tokens/q in · out (reasoning) |\n",
+			"| thinker | full | 50.0 ± 0.0 | **50.0 ± 0.0** | 2 | 0.0 | – | 1 | 1100 · 300 (200) |\n",
 		}, []string{"cost US$", "Cost is"}, []string{"<td>1100 · 300 (200)</td></tr>"}},
 	}
 	for _, c := range cases {
@@ -172,7 +173,7 @@ func TestOldSummaryTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, m := render(t, runs)
-	if !strings.Contains(m, "| old | full | 60.0 ± 3.0 | 50.0 ± 1.0 | **55.0 ± 2.0** | 10 | 10.0% | – | 0 | – |\n") {
+	if !strings.Contains(m, "| old | full | 60.0 ± 3.0 | 50.0 ± 1.0 | **55.0 ± 2.0** | 10 | 10.0 | – | 0 | – |\n") {
 		t.Errorf("old summary row wrong:\n%s", m)
 	}
 	if !strings.Contains(m, "No mode has a prompt token count.") || !strings.Contains(m, "No run reports reasoning length by a breakdown field.") {
@@ -242,8 +243,13 @@ func parseChart(t *testing.T, page, label string) ([]svgCircle, []svgText) {
 	var ts []svgText
 	for n := svg.FirstChild; n != nil; n = n.NextSibling {
 		switch n.Data {
-		case "circle":
-			c := svgCircle{x: num(n, "cx"), y: num(n, "cy"), fill: attr(n, "fill"), stroke: attr(n, "stroke")}
+		case "circle", "polygon":
+			c := svgCircle{fill: attr(n, "fill"), stroke: attr(n, "stroke")}
+			if n.Data == "circle" {
+				c.x, c.y = num(n, "cx"), num(n, "cy")
+			} else {
+				c.x, c.y = polygonCentre(t, attr(n, "points"))
+			}
 			for k := n.FirstChild; k != nil; k = k.NextSibling {
 				if k.Data == "title" {
 					c.title = text(k)
@@ -255,6 +261,20 @@ func parseChart(t *testing.T, page, label string) ([]svgCircle, []svgText) {
 		}
 	}
 	return cs, ts
+}
+
+// polygonCentre is the mean of a polygon's vertices: a marker's centre.
+func polygonCentre(t *testing.T, points string) (x, y float64) {
+	t.Helper()
+	ps := strings.Fields(points)
+	for _, p := range ps {
+		var px, py float64
+		if _, err := fmt.Sscanf(p, "%g,%g", &px, &py); err != nil {
+			t.Fatalf("polygon points %q: %v", points, err)
+		}
+		x, y = x+px/float64(len(ps)), y+py/float64(len(ps))
+	}
+	return x, y
 }
 
 func parseTick(s string) (float64, bool) {
@@ -361,6 +381,8 @@ func TestTokensChart(t *testing.T) {
 				return a[0] + (math.Log10(v)-math.Log10(a[1]))/(math.Log10(b[1])-math.Log10(a[1]))*(b[0]-a[0])
 			}
 			yOf := func(v float64) float64 { return y0 + v*(y100-y0) }
+			// The legend's markers are titled by the run alone.
+			circles = slices.DeleteFunc(circles, func(c svgCircle) bool { return !strings.Contains(c.title, " · ") })
 			if len(circles) != len(c.want) {
 				t.Errorf("%d points, want %d (one per run and mode)", len(circles), len(c.want))
 			}
@@ -379,10 +401,15 @@ func TestTokensChart(t *testing.T) {
 				if hollow := ci.fill == "#fff"; hollow != w.hollow {
 					t.Errorf("%s hollow = %v, want %v", key, hollow, w.hollow)
 				}
+				// Its label (alone, or one of the modes drawn at its
+				// spot) is beside it, with room to spare in these charts.
 				mode := key[strings.Index(key, " · ")+len(" · "):]
 				labelled := false
 				for _, tx := range texts {
-					labelled = labelled || (tx.text == mode && math.Abs(tx.x-(ci.x+7)) < 0.15 && math.Abs(tx.y-(ci.y-6)) < 0.15)
+					size, _ := strconv.ParseFloat(tx.size, 64)
+					b := textBox(tx.x, tx.y, tx.text, tx.anchor, size)
+					nx, ny := nearestOn(b, ci.x, ci.y)
+					labelled = labelled || (slices.Contains(strings.Split(tx.text, " = "), mode) && math.Hypot(nx-ci.x, ny-ci.y) <= 12)
 				}
 				if !labelled {
 					t.Errorf("%s has no label beside it", key)
@@ -539,5 +566,57 @@ func TestNatCompare(t *testing.T) {
 		if got := natCompare(c.a, c.b); got != c.want {
 			t.Errorf("natCompare(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// Section 5 plots reasoning length, so it leaves out the offline
+// baselines: ir keeps its option scores in the reasoning field (they are
+// no reasoning), random has none. A run is a baseline by config.json's
+// model, or by its summary's when it has no config.
+func TestReasoningLeavesOutBaselines(t *testing.T) {
+	withReasoning := func(model string, cfg bool) Run {
+		r := Run{Dir: "/runs/" + model, Summary: run.Summary{Model: model}}
+		if cfg {
+			r.Config = run.Config{Model: model}
+		}
+		for q := range 4 {
+			r.Records = append(r.Records, run.Record{QuestionID: fmt.Sprint(q), Mode: "full", Correct: q%2 == 0,
+				Reasoning: "A: 3.2\nB: 1.1\nC: 0.4"})
+		}
+		return r
+	}
+	cases := []struct {
+		name string
+		runs []Run
+		want []string // the rows of section 5
+		note bool     // the section says the baselines are left out
+	}{
+		{"ir beside a model", []Run{withReasoning("ir", true), withReasoning("thinker", true)}, []string{"thinker"}, true},
+		{"ir by its summary alone", []Run{withReasoning("ir", false), withReasoning("random", false)}, nil, true},
+		{"no baseline", []Run{withReasoning("thinker", true)}, []string{"thinker"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := build(tc.runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range p.Reason {
+				got = append(got, r.Model)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("section 5 rows %q, want %q", got, tc.want)
+			}
+			if (p.ReasonSVG != nil) != (len(tc.want) > 0) {
+				t.Errorf("chart drawn: %v, with %d rows", p.ReasonSVG != nil, len(tc.want))
+			}
+			h, m := render(t, tc.runs)
+			for _, out := range []string{h, m} {
+				if strings.Contains(out, "offline baselines (random, ir) are left out") != tc.note {
+					t.Errorf("note that the baselines are left out: want %v", tc.note)
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -135,10 +136,10 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"| model | mode | multi | single | overall | n | miss rate | evidence recall |",
+		"| model | mode | multi | single | overall | n | miss rate % | evidence recall % |",
 		"| ir | full+hybrid |",
 		"| mode | Δ (pts) | 95% CI | McNemar p |",
-		"| model | mode | evidence recall | accuracy (%) |",
+		"| model | mode | evidence recall % | accuracy % |",
 		"| model | 0–1k | 1–2k | 2–4k | 4–8k | 8k+ |",
 		"| random |",
 	} {
@@ -185,6 +186,48 @@ func TestTickLabel(t *testing.T) {
 	for _, c := range cases {
 		if got := tickLabel(c.v, c.step); got != c.want {
 			t.Errorf("tickLabel(%v, %v) = %q, want %q", c.v, c.step, got, c.want)
+		}
+	}
+}
+
+// Every share (accuracy, evidence recall, miss rate, and the tool
+// section's) is a percentage with one decimal, the unit in the heading as
+// the inspector has it ("evidence recall %"): never a fraction (0.62) or
+// a cell with its own % sign.
+func TestOneUnitPerShare(t *testing.T) {
+	runs := loadAll(t)
+	p, err := build(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []string
+	for _, r := range p.Acc.Rows {
+		cells = append(cells, r.Miss, r.Recall)
+	}
+	for _, e := range p.Effects {
+		for _, r := range e.Rows {
+			cells = append(cells, r.Recall)
+		}
+	}
+	for _, r := range p.Recall {
+		cells = append(cells, r.RecallS, r.AccS)
+	}
+	for _, r := range p.Miss.Rows {
+		cells = append(cells, r.Cells...)
+	}
+	share := regexp.MustCompile(`^(–|[0-9]{1,3}\.[0-9])$`)
+	for _, c := range cells {
+		if !share.MatchString(c) {
+			t.Errorf("share %q is not a percentage with one decimal", c)
+		}
+	}
+	if len(p.Recall) == 0 || p.Recall[0].RecallS != "60.0" {
+		t.Errorf("first recall point %+v, want evidence recall 60.0 (0.6)", p.Recall[0])
+	}
+	h, m := render(t, runs)
+	for _, head := range []string{"miss rate %", "evidence recall %", "accuracy %"} {
+		if !strings.Contains(h, "<th>"+head+"</th>") || !strings.Contains(m, "| "+head+" |") {
+			t.Errorf("a column is not headed %q in both formats", head)
 		}
 	}
 }

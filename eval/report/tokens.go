@@ -13,6 +13,7 @@ import (
 // tokenPoint is one (run, mode) on the accuracy-against-prompt-tokens chart.
 type tokenPoint struct {
 	Model, Mode, Colour string
+	Shape               string  // the run's marker (seriesShape)
 	Tokens              float64 // mean prompt tokens per question
 	Server              bool    // Tokens are the server's count, not paperlens's cl100k estimate
 	Acc                 float64
@@ -67,7 +68,7 @@ func buildTokens(runs []Run, labs []string) (pts []tokenPoint, src tokenSources,
 	for i, r := range runs {
 		for _, m := range modes(r.Summary) {
 			ms := r.Summary.ByMode[m]
-			p := tokenPoint{Model: labs[i], Mode: m, Colour: colour(i), Acc: ms.Accuracy, AccS: pct(ms.Accuracy)}
+			p := tokenPoint{Model: labs[i], Mode: m, Colour: colour(i), Shape: seriesShape(i), Acc: ms.Accuracy, AccS: pct(ms.Accuracy)}
 			switch {
 			case ms.Records > 0 && ms.Tokens.Prompt > 0:
 				p.Tokens, p.Server, p.Source = float64(ms.Tokens.Prompt)/float64(ms.Records), true, "server"
@@ -100,12 +101,9 @@ func tokenTick(v float64) string {
 // tokensChart plots accuracy (y) against prompt tokens per question (x, log
 // scale: closed-book prompts are tens of tokens and whole papers tens of
 // thousands), one point per (run, mode), labelled with the mode and
-// coloured by run.
-func tokensChart(pts []tokenPoint, src tokenSources, models, cols []string) *chart {
-	const left, right, top, bottom = 60.0, 150.0, 20.0, 50.0
-	w, h := 680.0, 420.0
-	c := &chart{W: w, H: h, Label: "Accuracy against prompt tokens per question"}
-	pw, ph := w-left-right, h-top-bottom
+// drawn in the run's colour and shape.
+func tokensChart(pts []tokenPoint, src tokenSources) *chart {
+	const left, top, bottom, pw, ph = 60.0, 24.0, 50.0, 470.0, 346.0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		lo, hi = math.Min(lo, p.Tokens), math.Max(hi, p.Tokens)
@@ -116,6 +114,14 @@ func tokensChart(pts []tokenPoint, src tokenSources, models, cols []string) *cha
 	}
 	x := func(v float64) float64 { return left + (math.Log10(v)-dlo)/(dhi-dlo)*pw }
 	y := func(v float64) float64 { return top + (1-v)*ph }
+	sp := make([]scatterPoint, len(pts))
+	for i, p := range pts {
+		sp[i] = scatterPoint{X: x(p.Tokens), Y: y(p.Acc), Series: p.Model, Colour: p.Colour, Shape: p.Shape, Label: p.Mode,
+			Title:  fmt.Sprintf("%s · %s: %s prompt tokens per question (%s), accuracy %s%%", p.Model, p.Mode, p.TokensS, p.Source, p.AccS),
+			Hollow: !p.Server && src.mixed()}
+	}
+	items := pointLegend(sp)
+	c := &chart{W: frameWidth(left, pw, items, 680), H: top + ph + bottom, Label: "Accuracy against prompt tokens per question"}
 	// Decades only, unless the span is short enough that 2× and 5× ticks
 	// still leave room for their labels.
 	mults := []float64{1}
@@ -129,7 +135,7 @@ func tokensChart(pts []tokenPoint, src tokenSources, models, cols []string) *cha
 				break
 			}
 			c.line(x(v), top, x(v), top+ph, "#e5e5e5", 1, false)
-			c.text(x(v), top+ph+16, tokenTick(v), "middle", 11)
+			c.text(x(v), top+ph+xTickGap, tokenTick(v), "middle", 11)
 		}
 	}
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
@@ -138,22 +144,9 @@ func tokensChart(pts []tokenPoint, src tokenSources, models, cols []string) *cha
 	}
 	c.line(left, top+ph, left+pw, top+ph, "#000", 1, false)
 	c.line(left, top, left, top+ph, "#000", 1, false)
-	c.text(left+pw/2, h-12, src.axis(), "middle", 12)
-	c.text(left-40, top-8, "acc %", "start", 11)
-	for _, p := range pts {
-		ci := sCircle{X: x(p.Tokens), Y: y(p.Acc), R: 5, Fill: p.Colour,
-			Title: fmt.Sprintf("%s · %s: %s prompt tokens per question (%s), accuracy %s%%", p.Model, p.Mode, p.TokensS, p.Source, p.AccS)}
-		if !p.Server && src.mixed() {
-			ci.Fill, ci.Stroke = "#fff", p.Colour
-		}
-		c.Circles = append(c.Circles, ci)
-		c.text(x(p.Tokens)+7, y(p.Acc)-6, p.Mode, "start", 10)
-	}
-	for i, m := range models {
-		yy := top + 10 + 18*float64(i)
-		c.Rects = append(c.Rects, sRect{X: left + pw + 15, Y: yy - 9, W: 10, H: 10, Fill: cols[i], Title: m})
-		c.text(left+pw+30, yy, m, "start", 11)
-	}
+	axisTitle(c, left+pw/2, c.H-12, src.axis())
+	yAxisLabel(c, left, top, "acc %")
+	labelScatter(c, left, top, pw, ph, sp, items)
 	return c
 }
 

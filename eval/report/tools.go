@@ -28,8 +28,8 @@ type toolRow struct {
 	Model, Mode string
 	N           int
 	MeanCalls   string
-	NoTool      string
-	ByCalls     []string // per callBuckets: "62.5% (8)" or "–"
+	NoTool      string   // percent, as every share in the report
+	ByCalls     []string // per callBuckets: accuracy % and records, "62.5 (8)", or "–"
 }
 
 // buildTools counts the records that carry a transcript (the tool
@@ -68,13 +68,13 @@ func buildTools(runs []Run, labs []string) []toolRow {
 				}
 			}
 			row.MeanCalls = fmt.Sprintf("%.2f", float64(sum)/float64(len(calls)))
-			row.NoTool = pct(float64(none)/float64(len(calls))) + "%"
+			row.NoTool = pct(float64(none) / float64(len(calls)))
 			for b := range callBuckets {
 				if n[b] == 0 {
 					row.ByCalls = append(row.ByCalls, "–")
 					continue
 				}
-				row.ByCalls = append(row.ByCalls, fmt.Sprintf("%s%% (%d)", pct(float64(c[b])/float64(n[b])), n[b]))
+				row.ByCalls = append(row.ByCalls, fmt.Sprintf("%s (%d)", pct(float64(c[b])/float64(n[b])), n[b]))
 			}
 			out = append(out, row)
 		}

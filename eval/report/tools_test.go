@@ -36,8 +36,8 @@ func TestBuildTools(t *testing.T) {
 		recs []run.Record
 		want []toolRow
 	}{
-		{"agent", agentRecords(), []toolRow{{Model: "m", Mode: "agent", N: 8, MeanCalls: "2.12", NoTool: "25.0%",
-			ByCalls: []string{"50.0% (2)", "100.0% (2)", "50.0% (2)", "0.0% (2)"}}}},
+		{"agent", agentRecords(), []toolRow{{Model: "m", Mode: "agent", N: 8, MeanCalls: "2.12", NoTool: "25.0",
+			ByCalls: []string{"50.0 (2)", "100.0 (2)", "50.0 (2)", "0.0 (2)"}}}},
 		{"no tool mode", []run.Record{{Mode: "bm25", Correct: true}}, nil},
 	}
 	for _, c := range cases {
@@ -77,8 +77,8 @@ func TestToolSection(t *testing.T) {
 		absent   bool
 	}{
 		{"tool mode", []string{dir},
-			[]string{"## 10. " + hTools, "| model | mode | n | calls/q | no tool | 0 calls | 1 calls | 2–3 calls | 4+ calls |", "| agentic | agent | 8 | 2.12 | 25.0% | 50.0% (2) | 100.0% (2) | 50.0% (2) | 0.0% (2) |"},
-			[]string{"<h2>10. " + hTools + "</h2>", "<td class=\"l\">agent</td><td>8</td><td>2.12</td><td>25.0%</td><td>50.0% (2)</td><td>100.0% (2)</td><td>50.0% (2)</td><td>0.0% (2)</td>"}, false},
+			[]string{"## 10. " + hTools, "| model | mode | n | calls/q | no tool % | 0 calls: acc % | 1 calls: acc % | 2–3 calls: acc % | 4+ calls: acc % |", "| agentic | agent | 8 | 2.12 | 25.0 | 50.0 (2) | 100.0 (2) | 50.0 (2) | 0.0 (2) |"},
+			[]string{"<h2>10. " + hTools + "</h2>", "<td class=\"l\">agent</td><td>8</td><td>2.12</td><td>25.0</td><td>50.0 (2)</td><td>100.0 (2)</td><td>50.0 (2)</td><td>0.0 (2)</td>"}, false},
 		{"no tool mode", []string{writeRun(t, "ir", 0.5)}, nil, nil, true},
 	}
 	for _, c := range cases {
