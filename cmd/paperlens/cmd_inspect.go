@@ -42,11 +42,11 @@ func newInspectCmd(g *globalOptions) *cobra.Command {
 // question in every mode.
 func runInspect(g *globalOptions, o inspectOptions, args []string) error {
 	dir := args[0]
-	over := report.Paths{Data: o.data}
+	over := run.Paths{Data: o.data}
 	if o.homeChanged {
 		over.Home = g.homeDir()
 	}
-	folder, err := report.ReadFolder(dir, over)
+	folder, err := run.ReadFolder(dir, over)
 	if err != nil {
 		return err
 	}

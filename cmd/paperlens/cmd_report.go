@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/paperlens/paperlens/eval/report"
+	"github.com/paperlens/paperlens/eval/run"
 )
 
 // reportOptions are the flags of report.
@@ -51,7 +52,7 @@ func runReport(g *globalOptions, o reportOptions, args []string) error {
 	case o.asJSON && (!o.paperTable || o.htmlPath != "" || o.mdPath != "" || o.frontierSVG != ""):
 		return fmt.Errorf("--json prints --paper-table's comparison alone: give --paper-table and none of --html, --md, --frontier-svg")
 	}
-	over := report.Paths{Data: o.data}
+	over := run.Paths{Data: o.data}
 	if o.homeChanged {
 		over.Home = g.homeDir()
 	}

@@ -6,7 +6,7 @@
 // 'paperlens eval' writes them); question texts come from the dataset the
 // run's config names (or Options.Data), passages from the corpus home it
 // names (or Options.Home), both found from any directory as
-// report.ReadFolder finds them. A run with records missing (still going, or
+// run.ReadFolder finds them. A run with records missing (still going, or
 // stopped before its summary.json) is summarised from its records and
 // marked incomplete with the records present and expected. Pages are html/template over embedded templates and one
 // embedded stylesheet: nothing is fetched from the network and no script

@@ -210,7 +210,7 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 		logw = io.Discard
 	}
 	r := &Run{ID: id, Dir: dir, Name: filepath.Base(filepath.Clean(dir)), byID: map[string]*Question{}, byPaper: map[string][]*Question{}}
-	folder, err := runfolder.ReadFolder(dir, runfolder.Paths{Data: s.opt.Data, Home: s.opt.Home})
+	folder, err := run.ReadFolder(dir, run.Paths{Data: s.opt.Data, Home: s.opt.Home})
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 // load only, a dataset changed since the run (kept as a sticky problem).
 // Hashing a large dataset on every reload of a growing run is waste: the
 // file does not change under a run being watched.
-func (s *Site) noteDataset(r *Run, folder *runfolder.Folder, problems int, qerr error, first bool, logw io.Writer) {
+func (s *Site) noteDataset(r *Run, folder *run.Folder, problems int, qerr error, first bool, logw io.Writer) {
 	if qerr != nil {
 		msg := fmt.Sprintf("question texts not shown: %v", qerr)
 		r.Problems = append(r.Problems, msg)

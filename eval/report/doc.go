@@ -58,7 +58,7 @@
 //
 // A run folder without summary.json (eval killed before the end) is
 // summarised from its records; the runs table gives records present and
-// expected, and a note under it marks the run incomplete. ReadFolder finds
+// expected, and a note under it marks the run incomplete. run.ReadFolder finds
 // the dataset and corpus home config.json names from any directory (see
 // its doc); the inspector and 'paperlens inspect' use it too.
 //

@@ -74,7 +74,7 @@ func TestReadFolderFindsRelativePaths(t *testing.T) {
 	for _, out := range []string{"runs/interrupted", "", "/elsewhere/interrupted"} {
 		t.Run("out="+out, func(t *testing.T) {
 			root, dir := project(t, map[string]any{"out": out}, nil)
-			f, err := ReadFolder(dir, Paths{})
+			f, err := run.ReadFolder(dir, run.Paths{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestReadFolderMovedProject(t *testing.T) {
 	old := filepath.Join(string(filepath.Separator), "no-such-dir", "proj")
 	root, dir := project(t, map[string]any{"data": filepath.Join(old, "data", "q.jsonl"), "home": filepath.Join(old, "home"),
 		"out": filepath.Join(old, "runs", "interrupted")}, nil)
-	f, err := ReadFolder(dir, Paths{})
+	f, err := run.ReadFolder(dir, run.Paths{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestReadFolderAbsoluteAndOverrides(t *testing.T) {
 	root, dir := project(t, nil, nil)
 	abs := filepath.Join(root, "data", "q.jsonl")
 	writeFile(t, filepath.Join(dir, "config.json"), []byte(fmt.Sprintf(`{"bench":"jsonl","data":%q,"home":%q,"modes":["full"],"runs":1}`, abs, filepath.Join(root, "home"))))
-	f, err := ReadFolder(dir, Paths{})
+	f, err := run.ReadFolder(dir, run.Paths{})
 	if err != nil || f.DataErr != nil || f.Config.Data != abs || len(f.Notes) != 0 {
 		t.Fatalf("absolute paths: %+v %v", f, err)
 	}
@@ -121,8 +121,8 @@ func TestReadFolderAbsoluteAndOverrides(t *testing.T) {
 	if err := os.Rename(abs, moved); err != nil {
 		t.Fatal(err)
 	}
-	f, _ = ReadFolder(dir, Paths{})
-	var me *MissingDataError
+	f, _ = run.ReadFolder(dir, run.Paths{})
+	var me *run.MissingDataError
 	if !errors.As(f.DataErr, &me) || !errors.Is(f.DataErr, os.ErrNotExist) {
 		t.Fatalf("missing dataset: %v", f.DataErr)
 	}
@@ -131,11 +131,11 @@ func TestReadFolderAbsoluteAndOverrides(t *testing.T) {
 		t.Errorf("error does not name the file and the fix: %v", err)
 	}
 
-	f, _ = ReadFolder(dir, Paths{Data: moved, Home: "/some/home"})
+	f, _ = run.ReadFolder(dir, run.Paths{Data: moved, Home: "/some/home"})
 	if qs, _, err := f.Questions(); err != nil || len(qs) != 4 || f.Config.Home != "/some/home" {
 		t.Errorf("--data %s --home: %d questions, home %q, %v", moved, len(qs), f.Config.Home, err)
 	}
-	f, _ = ReadFolder(dir, Paths{Data: moved + ".gone"})
+	f, _ = run.ReadFolder(dir, run.Paths{Data: moved + ".gone"})
 	if _, _, err := f.Questions(); err == nil || !strings.Contains(err.Error(), "--data "+moved+".gone: file not found") {
 		t.Errorf("a missing --data file: %v", err)
 	}
@@ -144,7 +144,7 @@ func TestReadFolderAbsoluteAndOverrides(t *testing.T) {
 func TestReadFolderRelativeNotFound(t *testing.T) {
 	root, dir := project(t, nil, nil)
 	os.Remove(filepath.Join(root, "data", "q.jsonl"))
-	f, _ := ReadFolder(dir, Paths{})
+	f, _ := run.ReadFolder(dir, run.Paths{})
 	msg := fmt.Sprint(f.DataErr)
 	for _, want := range []string{"data/q.jsonl", filepath.Join(root, "data", "q.jsonl"), filepath.Join(root, "runs", "data", "q.jsonl"), "not found", "--data FILE"} {
 		if !strings.Contains(msg, want) {
@@ -162,7 +162,7 @@ func TestDataChanged(t *testing.T) {
 		warn bool
 	}{{nil, false}, {hex.EncodeToString(sum[:]), false}, {strings.ToUpper(hex.EncodeToString(sum[:])), false}, {strings.Repeat("0", 64), true}} {
 		_, dir := project(t, map[string]any{"data": filepath.Join(root, "data", "q.jsonl"), "data_sha256": c.sha}, nil)
-		f, err := ReadFolder(dir, Paths{})
+		f, err := run.ReadFolder(dir, run.Paths{})
 		if err != nil {
 			t.Fatal(err)
 		}

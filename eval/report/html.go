@@ -249,7 +249,7 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 <p class="note">Δ is the mode's accuracy minus the baseline's in points, paired over questions; whiskers are the 95% bootstrap interval; p is McNemar's test on per-question majority correctness.</p>
 {{range .Effects}}<h3>{{.Model}} (baseline: {{.Baseline}})</h3>
 {{template "svg" .Chart}}
-<table><tr><th class="l">mode</th><th>Δ (pts)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall %</th><th>n</th></tr>
+<table><tr><th class="l">mode</th><th>Δ (pp)</th><th>95% CI</th><th>McNemar p</th><th>right→wrong</th><th>wrong→right</th><th>evidence recall %</th><th>n</th></tr>
 {{range .Rows}}<tr><td class="l">{{.Mode}}</td><td>{{.Diff}}</td><td>{{.CI}}</td><td>{{.P}}</td><td>{{.B10}}</td><td>{{.B01}}</td><td>{{.Recall}}</td><td>{{.N}}</td></tr>
 {{end}}</table>
 {{else}}<p class="note">No run has effects against a baseline.</p>

@@ -18,7 +18,7 @@ type Run struct {
 	Dir     string
 	Summary run.Summary
 	Records []run.Record
-	// Config is config.json with its paths resolved (see ReadFolder),
+	// Config is config.json with its paths resolved (see run.ReadFolder),
 	// zero when the folder has none: the summary does not name the
 	// dataset, and reasoning flips pair runs only on the same data.
 	Config run.Config
@@ -34,7 +34,7 @@ type Run struct {
 // Options configure Load.
 type Options struct {
 	// Paths override config.json's dataset and corpus home.
-	Paths
+	run.Paths
 	// Log receives notes: a path found elsewhere than recorded, a dataset
 	// that changed since the run, a summary computed from the records.
 	Log io.Writer
@@ -69,7 +69,7 @@ func LoadWith(opt Options, dirs ...string) ([]Run, error) {
 	return out, nil
 }
 
-func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
+func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
 	r := Run{Dir: dir}
 	d := run.Dir(dir)
 	recs, err := d.Records()
@@ -77,11 +77,11 @@ func loadOne(dir string, over Paths, logw io.Writer) (Run, error) {
 		return r, err
 	}
 	r.Records = recs
-	var folder *Folder
+	var folder *run.Folder
 	if ok, err := d.HasConfig(); err != nil {
 		return r, err
 	} else if ok {
-		if folder, err = ReadFolder(dir, over); err != nil {
+		if folder, err = run.ReadFolder(dir, over); err != nil {
 			return r, err
 		}
 		r.Config = folder.Config

@@ -97,7 +97,7 @@ func writeEffectsMarkdown(b *strings.Builder, p *page) {
 	}
 	for _, e := range p.Effects {
 		fmt.Fprintf(b, "### %s (baseline: %s)\n\n", md(e.Model), md(e.Baseline))
-		run.MarkdownHead(b, "mode", "Δ (pts)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall %", "n")
+		run.MarkdownHead(b, "mode", "Δ (pp)", "95% CI", "McNemar p", "right→wrong", "wrong→right", "evidence recall %", "n")
 		for _, r := range e.Rows {
 			run.MarkdownRow(b, md(r.Mode), r.Diff, r.CI, r.P, fmt.Sprint(r.B10), fmt.Sprint(r.B01), r.Recall, fmt.Sprint(r.N))
 		}

@@ -138,7 +138,7 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"| model | mode | multi | single | overall | n | miss rate % | evidence recall % |",
 		"| ir | full+hybrid |",
-		"| mode | Δ (pts) | 95% CI | McNemar p |",
+		"| mode | Δ (pp) | 95% CI | McNemar p |",
 		"| model | mode | evidence recall % | accuracy % |",
 		"| model | 0–1k | 1–2k | 2–4k | 4–8k | 8k+ |",
 		"| random |",

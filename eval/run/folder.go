@@ -48,7 +48,7 @@ func (d Dir) HasConfig() (bool, error) {
 }
 
 // ReadConfig reads config.json as written, paths unresolved (see
-// eval/report.ReadFolder for paths usable from here).
+// ReadFolder for paths usable from here).
 func (d Dir) ReadConfig() (Config, error) {
 	var c Config
 	b, err := os.ReadFile(d.path(configFile))

@@ -10,7 +10,6 @@ import (
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/extract"
 	"github.com/paperlens/paperlens/eval/mode"
-	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/model"
 )
@@ -53,7 +52,7 @@ type RescoreRequest struct {
 // summary.json and summary.md, and config.json when the judge changed.
 func Rescore(ctx context.Context, req RescoreRequest) (run.RescoreResult, error) {
 	logw := logOf(req.Log)
-	folder, err := report.ReadFolder(req.Dir, report.Paths{Data: req.Data, Home: req.Home})
+	folder, err := run.ReadFolder(req.Dir, run.Paths{Data: req.Data, Home: req.Home})
 	if err != nil {
 		return run.RescoreResult{}, err
 	}
