@@ -33,6 +33,7 @@ type retrievalOptions struct {
 	maxTokens                                                int
 	sweep                                                    cliflags.Sweep
 	rerank                                                   session.Rerank
+	retrieved                                                map[string]string
 	// Set from the command line before runRetrieval.
 	kGiven, queryGiven bool
 }
@@ -61,7 +62,8 @@ func newEvalRetrievalCmd(g *globalOptions) *cobra.Command {
 	cliflags.AddPassageTokens(fl, &o.maxTokens, "max-tokens")
 	cliflags.AddExcludeKinds(fl, &o.excludeKinds)
 	cliflags.AddRerank(fl, &o.rerank)
-	fl.Float64Var(&o.threshold, "threshold", 0.6, "share of a gold sentence's words a passage must cover for the sentence to count as found")
+	cliflags.AddThreshold(fl, &o.threshold)
+	cliflags.AddRetrieved(fl, &o.retrieved)
 	fl.BoolVar(&o.asJSON, "json", false, `one JSON object per question and retriever, then {"n":N,"retrievers":{...}}`)
 	o.sweep.Add(fl)
 	return cmd
@@ -86,7 +88,7 @@ func runRetrieval(ctx context.Context, g *globalOptions, o retrievalOptions) err
 	if err != nil {
 		return err
 	}
-	r := session.Retrieval{Home: home, Index: o.index.Spec(g.env), Rerank: o.rerank, Env: g.env, Log: g.errOut}
+	r := session.Retrieval{Home: home, Index: o.index.Spec(g.env), Rerank: o.rerank, Env: g.env, Log: g.errOut, Retrieved: o.retrieved}
 	if !o.asJSON {
 		r.Progress = g.errOut
 	}
@@ -150,8 +152,8 @@ func (o retrievalOptions) config() (retrieval.Config, error) {
 		}
 		cfg.Ks = append(cfg.Ks, n)
 	}
-	if o.sweep.On && o.kGiven {
-		return cfg, fmt.Errorf("-k and --sweep: the sweep derives k from --budgets and the passage size")
+	if o.sweep.On && (o.kGiven || len(o.retrieved) > 0) {
+		return cfg, fmt.Errorf("-k or --retrieved, and --sweep: the sweep derives k from --budgets and cuts passages of other sizes, which a run file does not rank")
 	}
 	return cfg, nil
 }
