@@ -194,7 +194,10 @@ func Write(w io.Writer, f Format, dirs []string, opt Options) error {
 // folders).
 func WriteFiles(out string, f Format, dirs []string, opt Options) ([]string, error) {
 	if f != TREC {
-		return []string{out}, writeFile(out, func(w io.Writer) error { return Write(w, f, dirs, opt) })
+		if err := writeFile(out, func(w io.Writer) error { return Write(w, f, dirs, opt) }); err != nil {
+			return nil, err
+		}
+		return []string{out}, nil
 	}
 	fs, err := load(dirs, opt)
 	if err != nil {

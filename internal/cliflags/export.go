@@ -1,0 +1,44 @@
+package cliflags
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/paperlens/paperlens/eval/export"
+)
+
+// Export is the flag set of `paperlens export` (fixed names).
+type Export struct {
+	Out       string // --out: the file to write; "": standard output
+	Data      string // --data: the runs' dataset where it is now
+	format    string
+	modes     string
+	threshold float64
+}
+
+// Add declares export's flags.
+func (f *Export) Add(fl *pflag.FlagSet) {
+	var names []string
+	for _, x := range export.Formats {
+		names = append(names, string(x))
+	}
+	fl.StringVar(&f.format, "format", string(export.CSV), "what to write: "+strings.Join(names, ", ")+" (see above)")
+	fl.StringVar(&f.Out, "out", "", "write to FILE, replaced whole and only once complete (default: standard output); a trec export of several retrieval modes writes one file per mode, FILE's name with the mode before its extension")
+	fl.StringVar(&f.modes, "mode", "", "export the records of these modes only, comma-separated (default: every mode); a trec file holds one mode's retrieval")
+	AddThreshold(fl, &f.threshold)
+	fl.StringVar(&f.Data, "data", "", "the runs' dataset, when config.json's path no longer finds it (jsonl and qrels read the questions and gold evidence from it)")
+}
+
+// Options are the export the flags ask for: its format, and its options
+// with the corpus home when --home was given (home; "" finds each run's
+// where config.json records it). Log is the caller's to set.
+func (f *Export) Options(home string) (export.Format, export.Options, error) {
+	format, err := export.ParseFormat(f.format)
+	if err != nil {
+		return "", export.Options{}, err
+	}
+	opt := export.Options{Modes: SplitList(f.modes), Data: f.Data, Home: home}
+	opt.Evidence.Threshold = f.threshold
+	return format, opt, nil
+}
