@@ -1,11 +1,8 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/eval/export"
 	"github.com/paperlens/paperlens/internal/cliflags"
 )
 
@@ -18,11 +15,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("export.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home := ""
-			if cmd.Flags().Changed("home") {
-				home = g.homeDir()
-			}
-			return runExport(g, &f, home, args)
+			return runExport(g, &f, cmd.Flags().Changed("home"), args)
 		},
 	}
 	f.Add(cmd.Flags())
@@ -30,22 +23,11 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 }
 
 // runExport writes the run folders in the format asked for, to standard
-// output or to --out (one file per retrieval mode for trec).
-func runExport(g *globalOptions, f *cliflags.Export, home string, dirs []string) error {
-	format, opt, err := f.Options(home)
-	if err != nil {
-		return err
+// output or to --out; the corpus home is the runs' unless --home is given.
+func runExport(g *globalOptions, f *cliflags.Export, homeGiven bool, dirs []string) error {
+	home := ""
+	if homeGiven {
+		home = g.homeDir()
 	}
-	opt.Log = g.errOut
-	if f.Out == "" {
-		if format == export.Parquet && g.stdoutTTY {
-			return fmt.Errorf("--format parquet is binary: give --out FILE.parquet (or redirect standard output to a file)")
-		}
-		return export.Write(g.stdout, format, dirs, opt)
-	}
-	files, err := export.WriteFiles(f.Out, format, dirs, opt)
-	for _, p := range files {
-		fmt.Fprintf(g.errOut, "wrote %s\n", p)
-	}
-	return err
+	return f.Write(g.stdout, g.stdoutTTY, g.errOut, home, dirs)
 }

@@ -1,6 +1,8 @@
 package cliflags
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -30,15 +32,27 @@ func (f *Export) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&f.Data, "data", "", "the runs' dataset, when config.json's path no longer finds it (jsonl and qrels read the questions and gold evidence from it)")
 }
 
-// Options are the export the flags ask for: its format, and its options
-// with the corpus home when --home was given (home; "" finds each run's
-// where config.json records it). Log is the caller's to set.
-func (f *Export) Options(home string) (export.Format, export.Options, error) {
+// Write writes the run folders dirs as the flags ask: to stdout, or to
+// --out (one file per retrieval mode for trec), saying on log each file
+// written. home is the corpus home when --home was given ("" finds each
+// run's where config.json records it). Parquet is binary: it is refused
+// to a terminal (tty) with a word on --out.
+func (f *Export) Write(stdout io.Writer, tty bool, log io.Writer, home string, dirs []string) error {
 	format, err := export.ParseFormat(f.format)
 	if err != nil {
-		return "", export.Options{}, err
+		return err
 	}
-	opt := export.Options{Modes: SplitList(f.modes), Data: f.Data, Home: home}
+	opt := export.Options{Modes: SplitList(f.modes), Data: f.Data, Home: home, Log: log}
 	opt.Evidence.Threshold = f.threshold
-	return format, opt, nil
+	if f.Out == "" {
+		if format == export.Parquet && tty {
+			return fmt.Errorf("--format parquet is binary: give --out FILE.parquet (or redirect standard output to a file)")
+		}
+		return export.Write(stdout, format, dirs, opt)
+	}
+	files, err := export.WriteFiles(f.Out, format, dirs, opt)
+	for _, p := range files {
+		fmt.Fprintf(log, "wrote %s\n", p)
+	}
+	return err
 }
