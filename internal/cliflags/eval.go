@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,7 +72,7 @@ func (f *Eval) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&c.Model, "model", "", "model name served at --base-url; random or ir for the offline baselines")
 	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&c.APIKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
-	fl.StringVar(&f.Modes, "mode", "", modeUsage("default: "+strings.Join(run.DefaultModes("elaipbench"), ",")+"; LPFQA: "+strings.Join(run.DefaultModes("lpfqa"), ",")))
+	fl.StringVar(&f.Modes, "mode", "", modeUsage("default: "+evalModes+"; LPFQA: "+lpfqaModes))
 	eb := protocol.ElaipBench
 	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (the base prompt plus \"Let's think step by step.\") or reasoning (the base prompt, room to think)")
 	fl.IntVar(&c.Runs, "runs", eb.Int(protocol.Runs, ""), "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench §4.1: 3)")
@@ -94,7 +93,7 @@ func (f *Eval) Add(fl *pflag.FlagSet) {
 	AddExcludeKinds(fl, &c.ExcludeKinds)
 	fl.StringVar(&c.QueryForm, "query", "full", "retrieval query: full (the question as the dataset stores it, stem + options: ElaipBench's), stem, or options (stem and each option, fused)")
 	fl.StringVar(&c.PromptDir, "prompt-dir", "", "folder of prompt templates overriding the built-in ones (see eval/prompts/templates)")
-	fl.StringVar(&c.Out, "out", "", "run folder (default "+session.DefaultFolder(run.Config{Bench: "<bench>", Model: "<model>", Paradigm: "<paradigm>"})+"); rerunning with the same folder resumes")
+	fl.StringVar(&c.Out, "out", "", "run folder (default "+evalOut+"); rerunning with the same folder resumes")
 	fl.Int64Var(&c.Seed, "seed", 1, "seed for the random baseline and the bootstrap; when given, also sent to the model as seed")
 	fl.Float64Var(&c.IRThreshold, "ir-threshold", 0.9, "ir baseline: for MA-MCQ, options scoring at least this share of the best are chosen too")
 	fl.IntVar(&c.RPM, "rpm", 0, "requests per minute limit (0: none)")
@@ -194,8 +193,8 @@ func (f *Eval) Request(inv Invocation, changed func(string) bool) (session.Reque
 // changes: --mode's default (study.DefaultModes) and --out, the folder of
 // its run folders (study.Folder).
 func StudyUsage(fl *pflag.FlagSet) {
-	fl.Lookup("mode").Usage = modeUsage("default: " + strings.Join(study.DefaultModes(), ","))
-	fl.Lookup("out").Usage = "folder of the study's run folders, one per model: OUT/" + filepath.Base(study.Folder("", "MODEL", "PARADIGM")) +
+	fl.Lookup("mode").Usage = modeUsage("default: " + studyModes)
+	fl.Lookup("out").Usage = "folder of the study's run folders, one per model: " + studyFolderIn("DIR") +
 		" (default " + study.DefaultOutRoot + "); rerunning with the same folder resumes"
 }
 
