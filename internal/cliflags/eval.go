@@ -87,7 +87,7 @@ func (f *Eval) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&c.LPFQAMCQ, "lpfqa-mcq", protocol.MCQJudged, "LPFQA multiple-choice rows: judge (every row judged, as LPFQA §4) or extract (letters extracted from the reply; a departure)")
 	addRequestFlags(fl, "", &c.Sampling, &f.req)
 	addJudgeFlags(fl, judgeTargets{&c.JudgeModel, &c.JudgeURL, &f.judgeKeyEnv, &c.Judge, &f.judgeReq},
-		"LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)")
+		judgeHelp{"LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)", "--base-url", "--api-key-env"})
 	fl.StringVar(&f.price, "price", "", "US$ per million tokens, in=X,out=Y[,cached=Z]: adds cost_usd per mode to the summary")
 	fl.StringVar(&c.Order, "order", "score", "order of retrieved passages in the prompt: score (best first) or document")
 	AddExcludeKinds(fl, &c.ExcludeKinds)

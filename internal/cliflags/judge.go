@@ -19,15 +19,20 @@ type judgeTargets struct {
 	req                    *requestFlags
 }
 
+// judgeHelp is what the judge flags say that differs between commands:
+// what the judge does, and where its endpoint and key come from when not
+// given.
+type judgeHelp struct{ model, baseURL, keyEnv string }
+
 // addJudgeFlags declares the judge's flags (--judge-model,
 // --judge-base-url, --judge-api-key-env and the --judge-* request
-// fields), the same names and help in eval, study, ask and rescore but
-// for --judge-model's, which says what a judge does in the command.
-func addJudgeFlags(fl *pflag.FlagSet, t judgeTargets, modelUsage string) {
+// fields): the same names in eval, study, ask and rescore, and the same
+// help but for what h says.
+func addJudgeFlags(fl *pflag.FlagSet, t judgeTargets, h judgeHelp) {
 	addRequestFlags(fl, "judge-", t.sampling, t.req)
-	fl.StringVar(t.model, "judge-model", "", modelUsage)
-	fl.StringVar(t.baseURL, "judge-base-url", "", "judge API root (default: --base-url)")
-	fl.StringVar(t.keyEnv, "judge-api-key-env", "", "environment variable holding the judge's key (default: --api-key-env)")
+	fl.StringVar(t.model, "judge-model", "", h.model)
+	fl.StringVar(t.baseURL, "judge-base-url", "", "judge API root (default: "+h.baseURL+")")
+	fl.StringVar(t.keyEnv, "judge-api-key-env", "", "environment variable holding the judge's key (default: "+h.keyEnv+")")
 }
 
 // addClientFlags declares the limits of every API call (eval's, study's,

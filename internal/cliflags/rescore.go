@@ -25,7 +25,8 @@ func (f *Rescore) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&f.Data, "data", "", "the run's dataset, when config.json's path no longer finds it (it must be the file the run was made with)")
 	fl.BoolVar(&f.JSON, "json", false, "print what the rescore did as JSON (counts, the records whose verdict changed, the new summary)")
 	addJudgeFlags(fl, judgeTargets{&f.judge.Model, &f.judge.BaseURL, &f.judgeKeyEnv, &f.judge.Sampling, &f.judgeReq},
-		"judge the short answers again with this model, and record it in config.json (without it the saved judge scores stay)")
+		judgeHelp{"judge the short answers again with this model, and record it in config.json (without it the saved judge scores stay)",
+			"the run's judge_base_url for the same judge, else its base_url", "the run's api_key_env"})
 	addClientFlags(fl, &f.clients)
 }
 
