@@ -29,6 +29,8 @@ func newEvalModelCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f.Add(cmd.Flags())
+	f.AddRetrieved(cmd.Flags())
+	f.AddConfig(cmd.Flags())
 	return cmd
 }
 

@@ -18,7 +18,7 @@ type serveOptions struct {
 func newServeCmd(g *globalOptions) *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
-		Use:     "serve [--home DIR] [--data FILE] [--addr 127.0.0.1:7575] RUN_DIR...",
+		Use:     "serve [--home DIR] [--data FILE] [--addr 127.0.0.1:7386] RUN_DIR...",
 		Short:   "Browse runs in a read-only web inspector: per question, every mode side by side",
 		Long:    helpText("serve"),
 		Example: helpText("serve.example"),
@@ -29,7 +29,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.site.Data, "data", "", "the runs' dataset, when config.json's path no longer finds it")
-	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7575", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
+	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7386", "address to listen on (127.0.0.1 keeps it to this machine; port 0 picks a free one)")
 	return cmd
 }
 

@@ -35,6 +35,8 @@ func newStudyCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	o.Eval.Add(cmd.Flags())
+	cliflags.StudyUsage(cmd.Flags())
+	o.Eval.AddRetrieved(cmd.Flags())
 	o.sweep.Add(cmd.Flags())
 	cmd.Flags().IntVar(&o.sweepTop, "sweep-top", 3, "with --sweep: configurations evaluated with each model (the cheapest reaching complete@budget 0.95, 0.9, 0.8 on the Pareto set, then its most complete)")
 	cmd.Flags().StringVar(&o.models, "models", "", "models to study, comma-separated (default: the offline baselines random,ir; --model NAME works too)")

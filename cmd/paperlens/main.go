@@ -16,7 +16,6 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/ingest"
 	"github.com/paperlens/paperlens/internal/cliflags"
 	"github.com/paperlens/paperlens/internal/termsafe"
@@ -82,7 +81,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 	root.SetErr(g.stderr)
 	root.PersistentFlags().StringVar(&g.home, "home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
 	root.AddCommand(newIngestCmd(g), newPapersCmd(g), newPassagesCmd(g), newIndexCmd(g), newSearchCmd(g), newEvalCmd(g), newStudyCmd(g),
-		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
+		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newExportCmd(g), newRescoreCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
 	// Every command whose web modes fetch pages parses them in workers.
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -183,11 +182,12 @@ func (g *globalOptions) invocation() cliflags.Invocation {
 //go:embed help
 var helpFiles embed.FS
 
-// helpText is the help file of name, with {{kinds}} the passage kinds.
+// helpText is the help file of name, its placeholders ({{kinds}},
+// {{study-modes}}…) replaced by what the code uses (cliflags.HelpVars).
 func helpText(name string) string {
 	b, err := helpFiles.ReadFile("help/" + name + ".txt")
 	if err != nil {
 		panic(fmt.Sprintf("no help for %s: %v", name, err)) // a build without its help files
 	}
-	return strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "{{kinds}}", kind.Names(kind.All))
+	return strings.NewReplacer(cliflags.HelpVars()...).Replace(strings.TrimSuffix(string(b), "\n"))
 }

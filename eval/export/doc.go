@@ -52,6 +52,8 @@
 // when its SHA-256 differs from the run's) and the passages from the
 // corpus of config.json's home; a question the dataset no longer holds,
 // a passage the corpus no longer has, or a paper now cut at another
-// passage size than the run's is an error naming it. A web mode's pages
-// are listed by URL without text: the folder does not keep it.
+// passage size than the run's is an error naming it. Both paths are found
+// as report finds them: as recorded, else next to a moved run folder, or
+// where Options.Data and Options.Home (--data, --home) say. A web mode's
+// pages are listed by URL without text: the folder does not keep it.
 package export

@@ -15,6 +15,7 @@ import (
 	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
+	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )
@@ -53,8 +54,14 @@ type Options struct {
 	// qrels: eval retrieval's (--threshold); zero values are its
 	// defaults.
 	Evidence evidence.Options
+	// Data and Home say where the runs' dataset and corpus home are now
+	// (--data, --home; they apply to every folder); "" finds them where
+	// config.json records them, as report and the inspector do (a moved
+	// folder included: report.ReadFolder).
+	Data, Home string
 	// Log receives notes about what an export could not check (a dataset
-	// changed since the run); nil: discarded.
+	// changed since the run, a path found elsewhere than recorded); nil:
+	// discarded.
 	Log io.Writer
 }
 
@@ -67,9 +74,10 @@ func (o Options) log() io.Writer {
 
 // folder is one run folder, read.
 type folder struct {
-	path string // as given
-	cfg  run.Config
-	recs []run.Record // of the modes asked for, in file order
+	path    string       // as given
+	cfg     run.Config   // with the dataset and home where they are now
+	dataErr error        // the dataset was not found (report.MissingDataError)
+	recs    []run.Record // of the modes asked for, in file order
 }
 
 // load reads the run folders, keeping the records of the modes asked for.
@@ -80,15 +88,18 @@ func load(dirs []string, opt Options) ([]*folder, error) {
 	var out []*folder
 	present := map[string]bool{}
 	for _, d := range dirs {
-		cfg, err := run.Dir(d).ReadConfig()
+		rf, err := report.ReadFolder(d, report.Paths{Data: opt.Data, Home: opt.Home})
 		if err != nil {
 			return nil, err
+		}
+		for _, n := range rf.Notes {
+			fmt.Fprintln(opt.log(), "note: "+n)
 		}
 		recs, err := run.Dir(d).Records()
 		if err != nil {
 			return nil, fmt.Errorf("run folder %s: %w", d, err)
 		}
-		f := &folder{path: filepath.Clean(d), cfg: cfg}
+		f := &folder{path: filepath.Clean(d), cfg: rf.Config, dataErr: rf.DataErr}
 		for _, r := range recs {
 			present[r.Mode] = true
 			if len(opt.Modes) == 0 || slices.Contains(opt.Modes, r.Mode) {
@@ -183,7 +194,10 @@ func Write(w io.Writer, f Format, dirs []string, opt Options) error {
 // folders).
 func WriteFiles(out string, f Format, dirs []string, opt Options) ([]string, error) {
 	if f != TREC {
-		return []string{out}, writeFile(out, func(w io.Writer) error { return Write(w, f, dirs, opt) })
+		if err := writeFile(out, func(w io.Writer) error { return Write(w, f, dirs, opt) }); err != nil {
+			return nil, err
+		}
+		return []string{out}, nil
 	}
 	fs, err := load(dirs, opt)
 	if err != nil {
@@ -233,6 +247,9 @@ func writeFile(path string, write func(io.Writer) error) error {
 // questions loads a folder's dataset (config.json's data) by question id,
 // noting when it changed since the run.
 func (f *folder) questions(opt Options) (map[string]bench.Question, error) {
+	if f.dataErr != nil {
+		return nil, fmt.Errorf("run folder %s: the questions' text and gold evidence: %w", f.path, f.dataErr)
+	}
 	qs, _, err := run.LoadQuestions(f.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("run folder %s: its dataset %s (config.json's data), which holds the questions' text and gold evidence: %w", f.path, f.cfg.Data, err)

@@ -408,15 +408,22 @@ func (c *Config) protocolDefaults() {
 	orString(&c.LPFQAMCQ, protocol.MCQJudged)
 }
 
+// DefaultModes are the modes a run of bench evaluates when --mode is not
+// given: LPFQA's closed-book (its questions have no paper), else the
+// paper's settings (closed-book, full, full plus each retriever), hybrid
+// alone and the oracle.
+func DefaultModes(bench string) []string {
+	if bench == "lpfqa" {
+		return []string{ClosedBook}
+	}
+	return []string{ClosedBook, Full, FullBM25, FullDense, FullHybrid, ModeHybrid, Oracle}
+}
+
 // modeDefaults fills the modes and what the chosen modes need: their
 // retrievers, the reranker's depth and model, the tool budget.
 func (c *Config) modeDefaults() {
 	if len(c.Modes) == 0 {
-		if c.Bench == "lpfqa" {
-			c.Modes = []string{ClosedBook}
-		} else {
-			c.Modes = []string{ClosedBook, Full, FullBM25, FullDense, FullHybrid, ModeHybrid, Oracle}
-		}
+		c.Modes = DefaultModes(c.Bench)
 	}
 	if c.ToolRetriever == "" && c.usesSearchPaper() {
 		c.ToolRetriever = AgentRetriever

@@ -44,21 +44,27 @@ type RescoreOptions struct {
 	FolderLocked bool
 }
 
-// RescoreResult is what a rescore did.
+// RescoreResult is what a rescore did (rescore --json prints it: fixed
+// names).
 type RescoreResult struct {
-	Dir     string
-	Summary Summary
+	Dir string `json:"dir"`
 	// Records is how many records the folder holds; Rescored how many
 	// were scored again (Rejudged of them by the judge); Kept how many
 	// kept their judge score (no judge given); Skipped how many ended in
 	// an error, which stay as they are (eval retries them); Failed how
 	// many judge calls failed, whose records keep their earlier score.
-	Records, Rescored, Rejudged, Kept, Skipped, Failed int
+	Records  int `json:"records"`
+	Rescored int `json:"rescored"`
+	Rejudged int `json:"rejudged"`
+	Kept     int `json:"kept"`
+	Skipped  int `json:"skipped"`
+	Failed   int `json:"failed"`
 	// Changes are the records whose verdict changed, in file order.
-	Changes []Change
+	Changes []Change `json:"changes"`
 	// Rewrote says results.jsonl was rewritten: some record changed, if
 	// only in the extractor version that scored it.
-	Rewrote bool
+	Rewrote bool    `json:"rewrote"`
+	Summary Summary `json:"summary"`
 }
 
 // Change is one record whose verdict a rescore changed.

@@ -26,7 +26,7 @@ type Config struct {
 	// MaxPassageTokens) and the benchmark (Bench); retrieval is scored
 	// against gold evidence only for elaipbench, the one that marks it.
 	Eval session.Request
-	// OutRoot holds the run folders; "": runs.
+	// OutRoot holds the run folders; "": DefaultOutRoot.
 	OutRoot string
 	// Models are evaluated in this order, each in every mode of the run.
 	Models []string
@@ -66,13 +66,22 @@ func (cfg *Config) Defaults(log io.Writer) error {
 			"To study a real model: paperlens study --models NAME --base-url URL (key in $OPENAI_API_KEY).")
 	}
 	if len(c.Modes) == 0 {
-		for _, m := range mode.All() {
-			if !m.UsesTools() {
-				c.Modes = append(c.Modes, m.Name)
-			}
-		}
+		c.Modes = DefaultModes()
 	}
 	return nil
+}
+
+// DefaultModes are the modes a study evaluates when not told: every mode
+// but the tool modes, which need a model that calls tools (and a search
+// engine, a sandbox), in report order.
+func DefaultModes() []string {
+	var out []string
+	for _, m := range mode.All() {
+		if !m.UsesTools() {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // logOf is w, or a writer that discards.
@@ -209,10 +218,13 @@ func paradigm(req session.Request) string {
 	return req.Config.Paradigm
 }
 
+// DefaultOutRoot holds the study's run folders when Config.OutRoot is "".
+const DefaultOutRoot = "runs"
+
 // outRoot is where the study's run folders go.
 func outRoot(cfg Config) string {
 	if cfg.OutRoot == "" {
-		return "runs"
+		return DefaultOutRoot
 	}
 	return cfg.OutRoot
 }

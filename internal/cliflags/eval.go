@@ -14,8 +14,8 @@ import (
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/eval/study"
 	"github.com/paperlens/paperlens/ingest"
-	"github.com/paperlens/paperlens/model"
 )
 
 // Eval is the flag set of `paperlens eval`, which study and ask share.
@@ -26,6 +26,10 @@ type Eval struct {
 	JSON   bool   // --json
 	Index  Index
 
+	// Retrieved are the run files of --retrieved NAME=FILE (eval and
+	// study: see AddRetrieved).
+	Retrieved map[string]string
+
 	req, judgeReq requestFlags
 	judgeKeyEnv   string
 	price         string
@@ -34,6 +38,11 @@ type Eval struct {
 	clients       session.Clients
 	web           session.Web
 	rerank        session.Rerank
+	// rerun is --config RUN/config.json (eval: see AddConfig), fl the
+	// flag set Add declared on, whose flags a rerun sets again over the
+	// recorded values.
+	rerun string
+	fl    *pflag.FlagSet
 }
 
 // Invocation is what a request takes from the process that runs the
@@ -55,6 +64,7 @@ type Invocation struct {
 // Add declares eval's flags. The rerank flags are among them: their
 // longer help is the caller's to append (see AddRerank).
 func (f *Eval) Add(fl *pflag.FlagSet) {
+	f.fl = fl
 	c := &f.Config
 	fl.StringVar(&c.Bench, "bench", "elaipbench", "benchmark format: elaipbench, lpfqa or jsonl")
 	fl.StringVar(&c.Data, "data", "", "benchmark file (.jsonl, .json or .parquet)")
@@ -62,7 +72,7 @@ func (f *Eval) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&c.Model, "model", "", "model name served at --base-url; random or ir for the offline baselines")
 	fl.StringVar(&c.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1 (default $OPENAI_BASE_URL, else https://api.openai.com/v1)")
 	fl.StringVar(&c.APIKeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable holding the API key (never written anywhere)")
-	fl.StringVar(&f.Modes, "mode", "", "modes, comma-separated: "+strings.Join(mode.Names(), ", ")+" (default: closed-book,full,full+bm25,full+dense,full+hybrid,hybrid,oracle; LPFQA: closed-book)")
+	fl.StringVar(&f.Modes, "mode", "", modeUsage("default: "+evalModes+"; LPFQA: "+lpfqaModes))
 	eb := protocol.ElaipBench
 	fl.StringVar(&c.Paradigm, "paradigm", "base", "base (letters only), cot (the base prompt plus \"Let's think step by step.\") or reasoning (the base prompt, room to think)")
 	fl.IntVar(&c.Runs, "runs", eb.Int(protocol.Runs, ""), "repeated runs; accuracy is reported as mean ± std over runs (ElaipBench §4.1: 3)")
@@ -76,28 +86,21 @@ func (f *Eval) Add(fl *pflag.FlagSet) {
 	fl.BoolVar(&c.ExtractFromReasoning, "extract-from-reasoning", false, "score an empty answer on the letters in the model's reasoning text (a departure: by default an empty answer is a miss)")
 	fl.StringVar(&c.LPFQAMCQ, "lpfqa-mcq", protocol.MCQJudged, "LPFQA multiple-choice rows: judge (every row judged, as LPFQA §4) or extract (letters extracted from the reply; a departure)")
 	addRequestFlags(fl, "", &c.Sampling, &f.req)
-	addRequestFlags(fl, "judge-", &c.Judge, &f.judgeReq)
+	addJudgeFlags(fl, judgeTargets{&c.JudgeModel, &c.JudgeURL, &f.judgeKeyEnv, &c.Judge, &f.judgeReq},
+		judgeHelp{"LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)", "--base-url", "--api-key-env"})
 	fl.StringVar(&f.price, "price", "", "US$ per million tokens, in=X,out=Y[,cached=Z]: adds cost_usd per mode to the summary")
 	fl.StringVar(&c.Order, "order", "score", "order of retrieved passages in the prompt: score (best first) or document")
 	AddExcludeKinds(fl, &c.ExcludeKinds)
 	fl.StringVar(&c.QueryForm, "query", "full", "retrieval query: full (the question as the dataset stores it, stem + options: ElaipBench's), stem, or options (stem and each option, fused)")
-	fl.StringVar(&c.JudgeModel, "judge-model", "", "LPFQA judge model for short answers (without it they get ROUGE-L, reported apart from accuracy)")
-	fl.StringVar(&c.JudgeURL, "judge-base-url", "", "judge API root (default: --base-url)")
-	fl.StringVar(&f.judgeKeyEnv, "judge-api-key-env", "", "environment variable holding the judge's key (default: --api-key-env)")
 	fl.StringVar(&c.PromptDir, "prompt-dir", "", "folder of prompt templates overriding the built-in ones (see eval/prompts/templates)")
-	fl.StringVar(&c.Out, "out", "", "run folder (default runs/<bench>-<model>-<paradigm>); rerunning with the same folder resumes")
+	fl.StringVar(&c.Out, "out", "", "run folder (default "+evalOut+"); rerunning with the same folder resumes")
 	fl.Int64Var(&c.Seed, "seed", 1, "seed for the random baseline and the bootstrap; when given, also sent to the model as seed")
 	fl.Float64Var(&c.IRThreshold, "ir-threshold", 0.9, "ir baseline: for MA-MCQ, options scoring at least this share of the best are chosen too")
 	fl.IntVar(&c.RPM, "rpm", 0, "requests per minute limit (0: none)")
 	fl.IntVar(&c.TPM, "tpm", 0, "tokens per minute limit (0: none)")
 	fl.StringVar(&c.Fields, "fields", "", "LPFQA field names, e.g. id=prompt_id,prompt=prompt,reference=response_reference")
 	AddPassageTokens(fl, &c.MaxPassageTokens, "max-passage-tokens")
-	fl.DurationVar(&f.clients.AttemptTimeout, "attempt-timeout", 10*time.Minute, "give up on one API call after this long and retry")
-	fl.IntVar(&f.clients.MaxAttempts, "max-attempts", 6, "tries per API call before the question is recorded with an error")
-	fl.Int64Var(&f.clients.MaxReplyBytes, "max-reply-bytes", model.DefaultMaxReplyBytes,
-		"read at most this many bytes of a model's reply: a longer one (a model repeating itself) is cut while read, scored on what came before the cut, and its record says reply_cut")
-	fl.DurationVar(&f.clients.ReadIdleTimeout, "read-idle-timeout", model.DefaultReadIdleTimeout,
-		"give up on a reply whose body has begun and then sent nothing for this long, and retry. Counted from the reply's headers, not before them: a reasoning model may think for minutes before its first byte, which --attempt-timeout bounds. 0: off")
+	addClientFlags(fl, &f.clients)
 	fl.StringVar(&c.WebProvider, "web-provider", "corpus", "web modes: google, searxng, brave, or corpus (offline: the indexed corpus minus the question's own paper)")
 	fl.StringVar(&f.web.SearXNGURL, "searxng-url", "", "SearXNG base URL for --web-provider searxng (default $SEARXNG_URL)")
 	fl.IntVar(&c.WebResults, "web-results", 5, "usable web results kept per question, after leaving out the paper itself and failed pages (ElaipBench: 5)")
@@ -134,43 +137,70 @@ func addToolLimitFlags(fl *pflag.FlagSet, c *run.Config) {
 // Request maps the eval flags to a session request: the request flags
 // the user gave (changed says which) become overrides and flags_set (the
 // protocol fills the rest), the client settings stay out of the config.
-// It runs before any call, so a malformed value is a usage error.
+// With --config, the recorded run is the starting point and only the
+// flags given now change it (see AddConfig). It runs before any call, so
+// a malformed value is a usage error.
 func (f *Eval) Request(inv Invocation, changed func(string) bool) (session.Request, error) {
-	c := f.Config
-	c.Home = inv.Home
-	c.Modes = SplitList(f.Modes)
+	src, rr, err := f.rerunOf()
+	if err != nil {
+		return session.Request{}, err
+	}
+	c := src.Config
+	if rr == nil || changed("home") {
+		c.Home = inv.Home
+	}
+	c.Modes = SplitList(src.Modes)
 	var o run.Overrides
 	var header, judgeHeader http.Header
-	var err error
 	if o.Answer, header, err = f.req.apply(&c.Sampling, changed, c.Seed); err != nil {
 		return session.Request{}, err
 	}
 	if o.Judge, judgeHeader, err = f.judgeReq.apply(&c.Judge, changed, 0); err != nil {
 		return session.Request{}, err
 	}
-	if c.Price, err = run.ParsePrice(f.price); err != nil {
-		return session.Request{}, err
+	if rr == nil || changed("price") {
+		if c.Price, err = run.ParsePrice(f.price); err != nil {
+			return session.Request{}, err
+		}
 	}
 	if c.ExcludeKinds, err = run.ParseExcludeKinds(c.ExcludeKinds); err != nil {
 		return session.Request{}, err
 	}
 	c.FlagsSet = flagsSet(changed)
 	cl := f.clients
-	if cl.MaxReplyBytes <= 0 {
-		return session.Request{}, fmt.Errorf("--max-reply-bytes %d: give a positive number of bytes (default %d, 4 MiB)", cl.MaxReplyBytes, model.DefaultMaxReplyBytes)
-	}
-	if cl.ReadIdleTimeout < 0 {
-		return session.Request{}, fmt.Errorf("--read-idle-timeout %v: give a duration such as 60s, or 0 for none", cl.ReadIdleTimeout)
+	if err := checkClients(cl); err != nil {
+		return session.Request{}, err
 	}
 	cl.JudgeKeyEnv, cl.Header, cl.JudgeHeader = f.judgeKeyEnv, header, judgeHeader
+	if rr != nil {
+		if err := rr.CheckHeaders(cl); err != nil {
+			return session.Request{}, fmt.Errorf("--config %s: %w", f.rerun, err)
+		}
+		o = mergeOverrides(rr.Overrides, o)
+		c.FlagsSet = mergeNames(rr.Config.FlagsSet, c.FlagsSet)
+	}
 	web := f.web
 	web.DocTimeout = inv.DocTimeout
 	return session.Request{
 		Config: c, Overrides: o, Command: commandLine(inv.Args), Clients: cl,
-		Index: f.Index.Spec(inv.Env), Rerank: f.rerank, Web: web, Isolation: inv.Isolation,
-		Env: inv.Env, Log: inv.Log, DryRun: f.dryRun,
+		Index: src.Index.Spec(inv.Env), Rerank: src.rerank, Web: web, Isolation: inv.Isolation,
+		Env: inv.Env, Log: inv.Log, DryRun: f.dryRun, Retrieved: f.Retrieved,
 		Progress: session.Progress{W: inv.Progress, Terminal: inv.Terminal, Every: f.progressEvery},
 	}, nil
+}
+
+// StudyUsage rewrites the help of the eval flags whose meaning study
+// changes: --mode's default (study.DefaultModes) and --out, the folder of
+// its run folders (study.Folder).
+func StudyUsage(fl *pflag.FlagSet) {
+	fl.Lookup("mode").Usage = modeUsage("default: " + studyModes)
+	fl.Lookup("out").Usage = "folder of the study's run folders, one per model: " + studyFolderIn("DIR") +
+		" (default " + study.DefaultOutRoot + "); rerunning with the same folder resumes"
+}
+
+// modeUsage is --mode's help, with what the command does without it.
+func modeUsage(defaults string) string {
+	return "modes, comma-separated: " + strings.Join(mode.Names(), ", ") + " (" + defaults + ")"
 }
 
 // protocolFlags are the flags whose values the protocol block reports as

@@ -6,6 +6,7 @@ import (
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
+	"github.com/paperlens/paperlens/retrieve/evidence"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
@@ -52,6 +53,12 @@ func AddRerank(fl *pflag.FlagSet, f *session.Rerank) {
 	fl.StringVar(&f.Model, "rerank-model", "", "reranker model: sent to cohere-protocol servers (e.g. BAAI/bge-reranker-v2-m3, jina-reranker-v2-base-multilingual); for llm the chat model (default --model)")
 	fl.StringVar(&f.Protocol, "rerank-protocol", "auto", "api: tei (POST /rerank {query,texts}), cohere (POST /v1/rerank {model,query,documents,top_n}: Cohere, Jina, vLLM, Infinity) or auto (cohere when the URL ends in /v1 or /v2)")
 	fl.StringVar(&f.KeyEnv, "rerank-api-key-env", "", "environment variable holding the reranker's key (api: none sent by default; llm: default --api-key-env, else OPENAI_API_KEY)")
+}
+
+// AddThreshold declares --threshold, the evidence rule's share of a gold
+// sentence's words (eval retrieval, export), defaulting to the rule's.
+func AddThreshold(fl *pflag.FlagSet, p *float64) {
+	fl.Float64Var(p, "threshold", evidence.DefaultThreshold, "share of a gold sentence's words a passage must cover for the sentence to count as found (and the passage as a gold one)")
 }
 
 // excludeKindsUsage is --exclude-kinds' help in every command that

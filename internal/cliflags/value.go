@@ -19,6 +19,9 @@ type value[T any] struct {
 	typ   string
 	parse func(string) (T, error)
 	show  func(T) string
+	// exact, when set, shows the value so that parse gives it back, where
+	// show does not (a rerun sets the flags given again: see flagValues).
+	exact func(T) string
 }
 
 var _ pflag.Value = value[int]{}
@@ -30,6 +33,12 @@ func (v value[T]) String() string {
 		return v.show(zero)
 	}
 	return v.show(*v.p)
+}
+func (v value[T]) exactString() string {
+	if v.exact == nil || v.p == nil {
+		return v.String()
+	}
+	return v.exact(*v.p)
 }
 func (v value[T]) Set(s string) error {
 	x, err := v.parse(s)
@@ -57,6 +66,12 @@ func optFloat(p **float64) pflag.Value {
 		show: func(v *float64) string {
 			if v == nil {
 				return "" // "none" would print as a misleading "(default none)" in --help
+			}
+			return strconv.FormatFloat(*v, 'g', -1, 64)
+		},
+		exact: func(v *float64) string {
+			if v == nil {
+				return "none"
 			}
 			return strconv.FormatFloat(*v, 'g', -1, 64)
 		}}
@@ -92,7 +107,8 @@ func Size(p *int64, min int64, tooLittle func(string) error, zero int64) pflag.V
 				n = zero
 			}
 			return isolate.FormatBytes(n)
-		}}
+		},
+		exact: func(n int64) string { return strconv.FormatInt(n, 10) }}
 }
 
 // toolMemory is --tool-memory, stored in bytes in run.Config.ToolMemory,

@@ -26,10 +26,16 @@ import (
 	"github.com/paperlens/paperlens/chunk"
 )
 
+// DefaultThreshold is the share of a gold sentence's words one passage
+// must cover for the sentence to count as found in it: Options.Threshold
+// when not given, and the default of the --threshold flags (eval
+// retrieval, export).
+const DefaultThreshold = 0.6
+
 // Options tune the matching rule.
 type Options struct {
 	N         int     // n-gram length (default 3)
-	Threshold float64 // share of a sentence's words a single passage must cover (default 0.6)
+	Threshold float64 // share of a sentence's words a single passage must cover (default DefaultThreshold)
 	MinWords  int     // gold sentences shorter than this are ignored (default 4)
 }
 
@@ -38,7 +44,7 @@ func (o *Options) defaults() {
 		o.N = 3
 	}
 	if o.Threshold <= 0 {
-		o.Threshold = 0.6
+		o.Threshold = DefaultThreshold
 	}
 	if o.MinWords <= 0 {
 		o.MinWords = 4
