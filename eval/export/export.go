@@ -15,7 +15,6 @@ import (
 	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
-	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/retrieve/evidence"
 )
@@ -88,7 +87,7 @@ func load(dirs []string, opt Options) ([]*folder, error) {
 	var out []*folder
 	present := map[string]bool{}
 	for _, d := range dirs {
-		rf, err := report.ReadFolder(d, report.Paths{Data: opt.Data, Home: opt.Home})
+		rf, err := run.ReadFolder(d, run.Paths{Data: opt.Data, Home: opt.Home})
 		if err != nil {
 			return nil, err
 		}
