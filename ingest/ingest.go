@@ -726,7 +726,7 @@ func plainExtract(_ context.Context, raw []byte) (extracted, error) {
 	if err != nil {
 		return extracted{}, err
 	}
-	return extracted{title: firstLineTitle(t), text: t}, nil
+	return extracted{title: plainTitle(t), text: t}, nil
 }
 
 // extract runs the extractor for the job's kind under the per-document time
