@@ -31,9 +31,8 @@ func storedPassages(t *testing.T, home, id string) []corpus.Passage {
 // A change of MinPassageTokens re-makes the passages from the stored text
 // and its stored kinds, without extracting the PDF again, exactly as a
 // fresh ingest with that setting makes them; the same setting again is
-// skipped.
+// skipped. Not parallel: it counts extractions, which other tests make.
 func TestMinPassageTokensRechunks(t *testing.T) {
-	t.Parallel()
 	pdf := testcorpus.Path(t, "corpus", "pdf", "ares-rag-eval.pdf")
 	off := &Isolation{Off: true}
 	home, fresh := t.TempDir(), t.TempDir()
