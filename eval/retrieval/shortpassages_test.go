@@ -195,6 +195,8 @@ func titleQueries(t *testing.T, st *corpus.Store, ix *index.Index, sample map[st
 //     paper's title, and evidence recall@5 within each question's paper;
 //   - the sample alone at 128-token passages (where a 3,000-token sample
 //     paper has as many passages as a real paper at 512);
+//   - the sample's papers from their files (testdata/papers: PDF, HTML,
+//     Markdown, text), as eval --papers reads them, at 512 and 128;
 //   - the ground-truth PDFs and their 17 questions at 64-token passages
 //     (testdata/groundtruth-qa), real PDF extraction whose titles,
 //     captions and table rows do make short passages.
@@ -214,6 +216,10 @@ func TestShortPassagesMerged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	papers, err := filepath.Glob(filepath.Join("..", "..", "testdata", "papers", "*"))
+	if err != nil || len(papers) != 5 {
+		t.Fatalf("the sample's papers as files: %d, %v", len(papers), err)
+	}
 	gtFiles, err := filepath.Glob(filepath.Join("..", "..", "testdata", "groundtruth", "*.pdf"))
 	if err != nil || len(gtFiles) != 6 {
 		t.Fatalf("ground-truth PDFs: %d, %v", len(gtFiles), err)
@@ -223,7 +229,7 @@ func TestShortPassagesMerged(t *testing.T) {
 		counts                    shortCounts
 		shortTop5, ownTop5, wideR float64
 		titleShort, titleOwn      float64
-		recall5                   map[string]float64
+		recall5, mrr              map[string]float64
 	}
 	results := map[string]row{}
 	var table strings.Builder
@@ -236,6 +242,8 @@ func TestShortPassagesMerged(t *testing.T) {
 	}{
 		{"sample+corpus", qs, true, files, 512},
 		{"sample", qs, true, nil, 128},
+		{"sample-files", qs, false, papers, 512},
+		{"sample-files", qs, false, papers, 128},
 		{"groundtruth", gtQs, false, gtFiles, 64},
 	} {
 		for _, minPassage := range []int{-1, 0} {
@@ -254,9 +262,10 @@ func TestShortPassagesMerged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.recall5 = map[string]float64{}
+			r.recall5, r.mrr = map[string]float64{}, map[string]float64{}
 			for _, name := range retrievers {
 				r.recall5[name] = sum.Retrievers[Label(name, retrieve.FormFull)]["recall@5"]
+				r.mrr[name] = sum.Retrievers[Label(name, retrieve.FormFull)]["mrr"]
 			}
 			setting := "merged"
 			if minPassage < 0 {
@@ -271,6 +280,10 @@ func TestShortPassagesMerged(t *testing.T) {
 			table.WriteString(" | recall@5")
 			for _, name := range names {
 				fmt.Fprintf(&table, " %s %.3f", name, r.recall5[name])
+			}
+			table.WriteString(" | mrr")
+			for _, name := range names {
+				fmt.Fprintf(&table, " %s %.3f", name, r.mrr[name])
 			}
 			if set.name == "sample+corpus" {
 				fmt.Fprintf(&table, " | corpus-wide bm25: questions' top 5 %.3f short, %.3f own paper, recall@5 %.3f; titles' top 1 %.3f short, %.3f own paper",
@@ -287,7 +300,7 @@ func TestShortPassagesMerged(t *testing.T) {
 	// out: LSA is fitted on the whole home, so a change in the corpus's
 	// passages moves every paper's vectors (the sample's own passages are
 	// the same either way at 512 tokens: none is short).
-	for _, set := range []string{"sample+corpus@512", "sample@128", "groundtruth@64"} {
+	for _, set := range []string{"sample+corpus@512", "sample@128", "sample-files@512", "sample-files@128", "groundtruth@64"} {
 		for _, name := range []string{index.Okapi, index.Bleve} {
 			if m, p := results[set+" merged"].recall5[name], results[set+" packed"].recall5[name]; m < p {
 				t.Errorf("%s %s: recall@5 %.3f merged, %.3f packed", set, name, m, p)
