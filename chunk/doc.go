@@ -7,7 +7,9 @@
 //
 //	Headings  -> section titles, each a line of its own
 //	Sentences -> sentence spans tiling the text (punkt plus paper-specific rules)
-//	Split     -> greedy packing of whole sentences into passages
+//	Split     -> greedy packing of whole sentences into passages, then each
+//	             passage under MinTokens (32 by default: a title alone, a
+//	             caption) merged into a neighbour that has room
 //
 // Every stage works on byte offsets into the unmodified input, so a passage's
 // Text is always text[Start:End] and concatenating all passages gives the

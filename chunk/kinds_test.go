@@ -131,7 +131,10 @@ func TestSplitKinds(t *testing.T) {
 			if limit == 0 {
 				limit = 512
 			}
-			ps := Split(text, Options{MaxTokens: limit, Spans: c.doc.spans})
+			// The packer's cuts, before short passages are merged
+			// (TestSplitMergesShortPassages): these spans are a few
+			// tokens each.
+			ps := Split(text, Options{MaxTokens: limit, Spans: c.doc.spans, MinTokens: -1})
 			checkPassages(t, text, ps, limit)
 			checkKinds(t, text, c.doc.spans, ps)
 			if c.want == nil {
@@ -157,7 +160,9 @@ func TestSplitKinds(t *testing.T) {
 }
 
 // Random spans over the seed papers: wherever the kinds change, passages
-// still tile the text, respect the limit and hold one kind each.
+// still tile the text, respect the limit and, as packed, hold one kind
+// each; merging the short ones keeps the packed passages' cuts and kinds
+// (checkMerged).
 func TestSplitRandomKinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for name, text := range seedTexts(t) {
@@ -168,9 +173,12 @@ func TestSplitRandomKinds(t *testing.T) {
 			pos += n
 		}
 		for _, limit := range []int{64, 512} {
-			ps := Split(text, Options{MaxTokens: limit, Spans: spans})
+			ps := Split(text, Options{MaxTokens: limit, Spans: spans, MinTokens: -1})
 			checkPassages(t, text, ps, limit)
 			checkKinds(t, text, spans, ps)
+			merged := Split(text, Options{MaxTokens: limit, Spans: spans})
+			checkPassages(t, text, merged, limit)
+			checkMerged(t, text, ps, merged, min(DefaultMinTokens, limit/4), limit)
 			if t.Failed() {
 				t.Fatalf("%s at limit %d", name, limit)
 			}

@@ -12,6 +12,14 @@ import (
 // DefaultMaxTokens is ElaipBench's passage size (section 4.6, appendix A.7).
 const DefaultMaxTokens = 512
 
+// DefaultMinTokens is the size under which a passage is merged into a
+// neighbour (Options.MinTokens). 32 cl100k tokens is longer than a paper's
+// title (5 to 28 tokens on the shared corpus), a caption line or a
+// contents line, and shorter than any passage of running text the packer
+// closes on purpose: such fragments won corpus-wide BM25 searches on
+// length normalisation alone, over the passages that answer.
+const DefaultMinTokens = 32
+
 // minMaxTokens keeps every single character within budget: one UTF-8
 // character is at most 4 bytes and so at most 4 tokens.
 const minMaxTokens = 8
@@ -41,9 +49,18 @@ type Options struct {
 	SectionFill float64
 	// Spans mark kinds of the text (see package kind), as the extractor
 	// found them. A passage never holds text of two kinds, except that a
-	// heading joins the passage that follows it; text outside every span
-	// is body. Nil makes every passage body.
+	// heading joins the passage that follows it and a passage under
+	// MinTokens is merged into a neighbour; text outside every span is
+	// body. Nil makes every passage body.
 	Spans []kind.Span
+	// MinTokens is the size under which a packed passage (a title alone,
+	// a caption, a contents line, the last sentence of a paper) is merged
+	// into the next passage, or into the previous one when it is the last
+	// or the next has no room, as long as the merged passage stays within
+	// MaxTokens; merged, it has the kind of the longer part and the
+	// section of the first. 0 means DefaultMinTokens, at most MaxTokens/4
+	// so that small passages still pack; below 0, passages stay as packed.
+	MinTokens int
 }
 
 func (o Options) withDefaults() Options {
@@ -53,6 +70,9 @@ func (o Options) withDefaults() Options {
 	o.MaxTokens = max(o.MaxTokens, minMaxTokens)
 	if o.SectionFill == 0 {
 		o.SectionFill = 0.5
+	}
+	if o.MinTokens == 0 {
+		o.MinTokens = min(DefaultMinTokens, o.MaxTokens/4)
 	}
 	return o
 }
@@ -125,6 +145,9 @@ func (t *tokStream) window(pos, n int) []int {
 // passage is closed wherever the kind changes, so that each passage has one
 // Kind. Heading lines (found in the text, or marked kind.Heading) take the
 // kind of the text after them.
+//
+// Last, a passage under opt.MinTokens is merged into a neighbour (see
+// Options.MinTokens), so that a title or caption alone is no passage.
 func Split(text string, opt Options) []Passage {
 	if text == "" {
 		return nil
@@ -146,6 +169,7 @@ func Split(text string, opt Options) []Passage {
 	}
 	assignKinds(text, p.units, spans)
 	p.run()
+	p.mergeShort(opt.MinTokens)
 	return p.out
 }
 
@@ -235,6 +259,55 @@ func (p *packer) run() {
 		lo = p.flush(lo, len(p.units), known)
 		known = -1
 	}
+}
+
+// mergeShort merges every passage under minTokens into the next passage,
+// or into the previous one when it is the last or the next has no room,
+// while the merged passage holds at most limit tokens; one still short
+// after a merge goes on merging forward. Passages stay consecutive and end
+// where packed passages ended, on sentence boundaries. Each merge counts
+// one passage of at most limit tokens, so the pass is linear in the text.
+func (p *packer) mergeShort(minTokens int) {
+	if minTokens <= 0 || len(p.out) < 2 {
+		return
+	}
+	in := p.out
+	out := make([]Passage, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		for c.Tokens < minTokens && i+1 < len(in) {
+			m, ok := p.join(c, in[i+1])
+			if !ok {
+				break
+			}
+			c, i = m, i+1
+		}
+		if last := len(out) - 1; c.Tokens < minTokens && last >= 0 {
+			if m, ok := p.join(out[last], c); ok {
+				out[last] = m
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	for i := range out {
+		out[i].Ordinal = i
+	}
+	p.out = out
+}
+
+// join is passages a and b, consecutive, as one, when that holds at most
+// limit tokens: the section of a, the kind of the one with more tokens.
+func (p *packer) join(a, b Passage) (Passage, bool) {
+	n := tokens.Count(p.text[a.Start:b.End])
+	if n > p.limit {
+		return Passage{}, false
+	}
+	k := a.Kind
+	if b.Tokens > a.Tokens {
+		k = b.Kind
+	}
+	return Passage{Start: a.Start, End: b.End, Tokens: n, Section: a.Section, Kind: k, Text: p.text[a.Start:b.End]}, true
 }
 
 // seam estimates how many tokens joining unit b to unit a saves: a sentence

@@ -46,9 +46,18 @@ type Document struct {
 	// Drop is the --drop setting the text was stored with: the kinds of
 	// text left out, comma-separated in kind.All order, or "none". Records
 	// written before the setting existed have "", which means none.
-	Drop       string    `json:"drop,omitempty"`
-	Warning    string    `json:"warning,omitempty"`
-	IngestedAt time.Time `json:"ingested_at"`
+	Drop string `json:"drop,omitempty"`
+	// MinPassageTokens is the merging setting the passages were made with
+	// (chunk.Options.MinTokens; 0 the default).
+	MinPassageTokens int `json:"min_passage_tokens,omitempty"`
+	// Spans mark the kinds of the stored text, as the extractor found them
+	// (what --drop left). A passage merged from short ones of different
+	// kinds records one kind, so chunking the text again starts from
+	// these. Records written before them have none: their passages each
+	// hold one kind and stand in.
+	Spans      []kind.Span `json:"spans,omitempty"`
+	Warning    string      `json:"warning,omitempty"`
+	IngestedAt time.Time   `json:"ingested_at"`
 }
 
 // Passage is one stored passage. Start and End are byte offsets into the

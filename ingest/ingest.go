@@ -33,7 +33,11 @@ import (
 // 2 (issue 14): PDF fonts without ToUnicode decode through TeX encodings,
 // reading order, tables as rows, headings, passage kinds; HTML h1–h4 become
 // section headings.
-const ExtractorVersion = "2"
+//
+// 3 (issue 25): titles of text and Markdown papers skip web-page chrome
+// and markup debris; passages under chunk.DefaultMinTokens are merged into
+// a neighbour; the text's kinds are stored with the document.
+const ExtractorVersion = "3"
 
 // Status values of a Result (fixed: scripts read them).
 const (
@@ -59,6 +63,12 @@ type Options struct {
 	// everything. A change re-makes the passages of stored papers.
 	Drop string
 	drop []kind.Kind // Drop, parsed
+	// MinPassageTokens is the size, in tokens, under which a passage (a
+	// title alone, a caption, a contents line) is merged into a
+	// neighbour: chunk.Options.MinTokens, whose 0 is chunk.DefaultMinTokens
+	// (at most a quarter of MaxTokens) and below 0 keeps passages as
+	// packed. A change re-makes the passages of stored papers.
+	MinPassageTokens int
 	// Isolation runs each document in a worker process; nil means
 	// DefaultIsolation. See Isolation.
 	Isolation *Isolation
@@ -140,10 +150,16 @@ func SourceHash(raw []byte) string {
 
 // UpToDate reports whether a stored document came from source bytes with
 // this SourceHash, by this extractor, in passages of maxTokens (0: the
-// default) with the kinds drop (Options.Drop: "" is the default) left out:
-// what makes ingest skip it. A caller can decide read-only whether an
-// ingest would write anything.
+// default) merged as by default (Options.MinPassageTokens 0) with the kinds
+// drop (Options.Drop: "" is the default) left out: what makes ingest skip
+// it. A caller can decide read-only whether an ingest would write anything.
 func UpToDate(d corpus.Document, hash string, maxTokens int, drop string) bool {
+	return upToDate(d, hash, maxTokens, 0, drop)
+}
+
+// upToDate is UpToDate for passages merged under minPassageTokens
+// (Options.MinPassageTokens).
+func upToDate(d corpus.Document, hash string, maxTokens, minPassageTokens int, drop string) bool {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
@@ -152,7 +168,7 @@ func UpToDate(d corpus.Document, hash string, maxTokens int, drop string) bool {
 		return false
 	}
 	return d.SourceHash == hash && d.Extractor == ExtractorVersion && d.MaxTokens == maxTokens &&
-		storedDrop(d) == DropName(kinds)
+		d.MinPassageTokens == minPassageTokens && storedDrop(d) == DropName(kinds)
 }
 
 // ParseDrop reads Options.Drop: "" is kind.DefaultDrop, "none" nothing.
@@ -509,7 +525,7 @@ func process(ctx context.Context, st *corpus.Store, j job, opt Options, w *worke
 		PaperID: j.id, Title: e.title, Source: j.source, Kind: j.kind, SourceHash: hash,
 		Extractor: ExtractorVersion, Pages: e.pages,
 	}
-	return finish(o, doc, e.text, spans, opt)
+	return finish(o, doc, e.text, e.spans, spans, opt)
 }
 
 // docDeadline is one document's time limit.
@@ -568,7 +584,7 @@ func reuseStored(dctx context.Context, st *corpus.Store, j job, hash string, opt
 	if opt.Force || prev.SourceHash != hash || prev.Extractor != ExtractorVersion {
 		return false, nil
 	}
-	if UpToDate(prev, hash, opt.MaxTokens, dropName) {
+	if upToDate(prev, hash, opt.MaxTokens, opt.MinPassageTokens, dropName) {
 		o.res.Status = StatusSkipped
 		o.res.DropChangedFrom = ""
 		o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = prev.Pages, prev.Chars, prev.Tokens, prev.Passages, prev.Title
@@ -585,11 +601,15 @@ func reuseStored(dctx context.Context, st *corpus.Store, j job, hash string, opt
 	if prev.MaxTokens != opt.MaxTokens {
 		o.res.RechunkedFrom = prev.MaxTokens
 	}
-	text, spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(dl.at), text, passageSpans(stored), opt)
+	kinds := prev.Spans
+	if kinds == nil {
+		kinds = passageSpans(stored)
+	}
+	text, kinds, spans, err := chunkWithin(dctx, w.forDoc("", len(text)), time.Until(dl.at), text, kinds, opt)
 	if err != nil {
 		return false, dl.timedOut(err)
 	}
-	*o = finish(*o, prev, text, spans, opt)
+	*o = finish(*o, prev, text, kinds, spans, opt)
 	return true, nil
 }
 
@@ -600,7 +620,7 @@ func reuseStored(dctx context.Context, st *corpus.Store, j job, hash string, opt
 // reads as one.
 func extractAndChunk(ctx, dctx context.Context, j job, raw []byte, opt Options, w *workers, dl docDeadline) (extracted, []span, error) {
 	if w := w.forDoc(j.kind, len(raw)); w != nil {
-		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens, Drop: opt.drop}
+		req := workRequest{Kind: j.kind, Raw: raw, MaxTokens: opt.MaxTokens, MinTokens: opt.MinPassageTokens, Drop: opt.drop}
 		if raw == nil {
 			req.Path, req.MaxFileSize = j.path, opt.MaxFileSize
 		}
@@ -619,7 +639,7 @@ func extractAndChunk(ctx, dctx context.Context, j job, raw []byte, opt Options, 
 		return extracted{}, nil, dl.timedOut(err)
 	}
 	var spans []span
-	if e.text, spans, err = chunkWithin(dctx, nil, 0, e.text, e.spans, opt); err != nil {
+	if e.text, e.spans, spans, err = chunkWithin(dctx, nil, 0, e.text, e.spans, opt); err != nil {
 		return extracted{}, nil, dl.timedOut(err)
 	}
 	return e, spans, nil
@@ -628,26 +648,27 @@ func extractAndChunk(ctx, dctx context.Context, j job, raw []byte, opt Options, 
 // chunkWithin leaves out the kinds opt drops from text, whose kinds are
 // kinds, and chunks what is left: in a worker, within left, when there is
 // one; else here until ctx ends, by abandoning the chunker. It returns the
-// text kept and its passages.
-func chunkWithin(ctx context.Context, w *workers, left time.Duration, text string, kinds []kind.Span, opt Options) (string, []span, error) {
+// text kept, its kinds and its passages.
+func chunkWithin(ctx context.Context, w *workers, left time.Duration, text string, kinds []kind.Span, opt Options) (string, []kind.Span, []span, error) {
 	if w != nil {
-		rep, err := w.do(ctx, left, workRequest{Raw: []byte(text), Spans: kinds, MaxTokens: opt.MaxTokens, Drop: opt.drop})
-		return rep.Text, rep.Passages, err
+		rep, err := w.do(ctx, left, workRequest{Raw: []byte(text), Spans: kinds, MaxTokens: opt.MaxTokens, MinTokens: opt.MinPassageTokens, Drop: opt.drop})
+		return rep.Text, rep.Spans, rep.Passages, err
 	}
 	type res struct {
 		text  string
+		kinds []kind.Span
 		spans []span
 	}
 	done := make(chan res, 1)
 	go func() {
-		t, _, s := prepare(text, kinds, opt.drop, opt.MaxTokens)
-		done <- res{t, s}
+		t, k, s := prepare(text, kinds, opt.drop, opt.MaxTokens, opt.MinPassageTokens)
+		done <- res{t, k, s}
 	}()
 	select {
 	case r := <-done:
-		return r.text, r.spans, nil
+		return r.text, r.kinds, r.spans, nil
 	case <-ctx.Done():
-		return "", nil, ctx.Err()
+		return "", nil, nil, ctx.Err()
 	}
 }
 
@@ -662,8 +683,9 @@ func passageSpans(ps []corpus.Passage) []kind.Span {
 	return out
 }
 
-// finish fills in the stored record from the text and its passages.
-func finish(o outcome, doc corpus.Document, text string, spans []span, opt Options) outcome {
+// finish fills in the stored record from the text, its kinds and its
+// passages.
+func finish(o outcome, doc corpus.Document, text string, kinds []kind.Span, spans []span, opt Options) outcome {
 	ps := make([]corpus.Passage, len(spans))
 	total := 0
 	for i, p := range spans {
@@ -677,6 +699,7 @@ func finish(o outcome, doc corpus.Document, text string, spans []span, opt Optio
 	}
 	doc.Chars, doc.Tokens, doc.MaxTokens, doc.Warning = utf8.RuneCountInString(text), total, opt.MaxTokens, ""
 	doc.Drop = DropName(opt.drop)
+	doc.MinPassageTokens, doc.Spans = opt.MinPassageTokens, kinds
 	doc.IngestedAt = time.Now().UTC()
 	o.res.Pages, o.res.Chars, o.res.Tokens, o.res.Passages, o.res.Title = doc.Pages, doc.Chars, total, len(ps), doc.Title
 	if opt.MinTokens > 0 && total < opt.MinTokens {
@@ -726,7 +749,7 @@ func plainExtract(_ context.Context, raw []byte) (extracted, error) {
 	if err != nil {
 		return extracted{}, err
 	}
-	return extracted{title: firstLineTitle(t), text: t}, nil
+	return extracted{title: plainTitle(t), text: t}, nil
 }
 
 // extract runs the extractor for the job's kind under the per-document time

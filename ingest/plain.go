@@ -105,14 +105,3 @@ func stripControl(s string) string {
 }
 
 func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// firstLineTitle is the title of a plain-text document: its first paragraph
-// when short enough to be one.
-func firstLineTitle(text string) string {
-	first, _, _ := strings.Cut(text, "\n\n")
-	first = strings.TrimLeft(first, "# ")
-	if len(first) > 200 {
-		return ""
-	}
-	return first
-}

@@ -69,6 +69,7 @@ type workRequest struct {
 	MaxFileSize int64
 	URL         string // html: the page's address, for relative links
 	MaxTokens   int    // chunk at this size; 0: extract only
+	MinTokens   int    // merge passages under this size (chunk.Options.MinTokens)
 	// Spans mark kinds of Raw when it is clean text to chunk again.
 	Spans []kind.Span
 	// Drop are the kinds left out of the text before chunking.
@@ -200,20 +201,21 @@ func doWork(req workRequest) (rep workReply) {
 		}
 		rep.Title, rep.Pages, text, spans = e.title, e.pages, e.text, e.spans
 	}
-	rep.Text, rep.Spans, rep.Passages = prepare(text, spans, req.Drop, req.MaxTokens)
+	rep.Text, rep.Spans, rep.Passages = prepare(text, spans, req.Drop, req.MaxTokens, req.MinTokens)
 	return rep
 }
 
 // prepare leaves the kinds drop out of text, whose kinds are spans, and
-// chunks the rest at maxTokens (0: not at all). It returns the text kept,
-// its kinds and its passages, which are spans of that text.
-func prepare(text string, spans []kind.Span, drop []kind.Kind, maxTokens int) (string, []kind.Span, []span) {
+// chunks the rest at maxTokens (0: not at all), merging passages under
+// minTokens (chunk.Options.MinTokens). It returns the text kept, its kinds
+// and its passages, which are spans of that text.
+func prepare(text string, spans []kind.Span, drop []kind.Kind, maxTokens, minTokens int) (string, []kind.Span, []span) {
 	text, spans = kind.Drop(text, spans, kind.NewSet(drop))
 	if maxTokens <= 0 {
 		return text, spans, nil
 	}
 	var out []span
-	for _, p := range chunk.Split(text, chunk.Options{MaxTokens: maxTokens, Spans: spans}) {
+	for _, p := range chunk.Split(text, chunk.Options{MaxTokens: maxTokens, Spans: spans, MinTokens: minTokens}) {
 		out = append(out, span{p.Start, p.End, p.Tokens, p.Section, p.Kind})
 	}
 	return text, spans, out

@@ -344,12 +344,14 @@ func loadPaper(st *corpus.Store, papers map[string]*paper, id string) (*paper, e
 	if err != nil {
 		return nil, fmt.Errorf("paper %s: passages: %w", id, err)
 	}
-	p := &paper{doc: doc, text: text, passages: ps}
-	// The stored passages carry the kinds the extractor found: chunking
-	// again within them keeps every passage of one kind.
-	for _, sp := range ps {
-		if k := sp.KindOf(); k != kind.Body {
-			p.spans = append(p.spans, kind.Span{Start: sp.Start, End: sp.End, Kind: k})
+	p := &paper{doc: doc, text: text, passages: ps, spans: doc.Spans}
+	if p.spans == nil {
+		// A record from before documents kept their kinds: its passages,
+		// each of one kind, carry the kinds the extractor found.
+		for _, sp := range ps {
+			if k := sp.KindOf(); k != kind.Body {
+				p.spans = append(p.spans, kind.Span{Start: sp.Start, End: sp.End, Kind: k})
+			}
 		}
 	}
 	papers[id] = p

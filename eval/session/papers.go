@@ -22,7 +22,7 @@ import (
 type Papers struct {
 	Home      string    // the paperlens home (corpus and indexes)
 	Data      string    // the benchmark file; its rows may carry paper_content
-	Dir       string    // a folder, file or .zip of papers; "" to use the rows' paper_content
+	Dir       string    // a folder, file or .zip of papers (<paper_id>.pdf ...); a paper with no file there comes from its rows' paper_content
 	MaxTokens int       // passage size in tokens (0: ingest's default)
 	Log       io.Writer // what was ingested and what is missing; nil: discarded
 	// Isolation parses the papers in worker processes; nil: in this one.
@@ -36,10 +36,13 @@ func (p Papers) log() io.Writer {
 	return p.Log
 }
 
-// EnsurePapers ingests the papers a benchmark needs: those under p.Dir
-// (a folder or a .zip of PDFs) when given, else the paper_content its rows
-// carry. Questions whose paper is
-// then still missing are reported and dropped.
+// EnsurePapers ingests the papers a benchmark needs, paper by paper: a
+// paper's own file under p.Dir (a folder, a file or a .zip of PDFs; a file
+// is a paper by its name, <paper_id>.pdf, .md, .txt or .html) when there is
+// one, else the paper_content its rows carry. Questions whose paper is then
+// still missing are reported, each paper with the file it was looked for
+// in and the questions it takes out, and dropped; when none is left the
+// error names them.
 //
 // Whether anything needs ingesting is decided read-only, and the store is
 // opened for writing only then and closed right after: a writer waits for
@@ -54,20 +57,23 @@ func EnsurePapers(ctx context.Context, p Papers, qs []bench.Question) ([]bench.Q
 // writing (which a test tells a read-only pass from an ingest by).
 func ensurePapers(ctx context.Context, p Papers, qs []bench.Question) (kept []bench.Question, wrote bool, err error) {
 	log := p.log()
-	home, papersDir, maxTokens := p.Home, p.Dir, p.MaxTokens
-	if papersDir != "" && strings.HasSuffix(strings.ToLower(papersDir), ".zip") {
-		dir, err := unzipPapers(papersDir, home, log)
-		if err != nil {
+	home, maxTokens := p.Home, p.MaxTokens
+	src := paperSource{given: p.Dir, dir: p.Dir}
+	if src.dir != "" && strings.HasSuffix(strings.ToLower(src.dir), ".zip") {
+		if src.dir, err = unzipPapers(src.dir, home, log); err != nil {
 			return nil, false, err
 		}
-		papersDir = dir
 	}
-	wrote, err = papersToIngest(home, papersDir, maxTokens, qs)
+	if src.dir != "" {
+		src.ids = dirPaperIDs(src.dir)
+		src.noteFallback(log, qs)
+	}
+	wrote, err = papersToIngest(home, src, maxTokens, qs)
 	if err != nil {
 		return nil, false, err
 	}
 	if wrote {
-		if err := ingestPapers(ctx, p, papersDir, qs, log); err != nil {
+		if err := ingestPapers(ctx, p, src.dir, qs, log); err != nil {
 			return nil, wrote, err
 		}
 	}
@@ -79,29 +85,143 @@ func ensurePapers(ctx context.Context, p Papers, qs []bench.Question) (kept []be
 		}
 		defer st.Close()
 	}
-	kept = qs[:0]
-	missing := map[string]int{}
+	kept = qs[:0:0]
+	missing := map[string][]string{} // paper id → its questions' ids
+	var order []string
 	for _, q := range qs {
-		if st == nil {
-			missing[q.PaperID]++
-			continue
+		if st != nil {
+			if _, err := st.Doc(q.PaperID); err == nil {
+				kept = append(kept, q)
+				continue
+			}
 		}
-		if _, err := st.Doc(q.PaperID); err != nil {
-			missing[q.PaperID]++
-			continue
+		if missing[q.PaperID] == nil {
+			order = append(order, q.PaperID)
 		}
-		kept = append(kept, q)
+		missing[q.PaperID] = append(missing[q.PaperID], q.ID)
 	}
-	for id, n := range missing {
-		fmt.Fprintf(log, "paper %q is not in the corpus and the file carries no paper_content for it: %d question(s) left out (ingest the PDF, or pass --papers DIR)\n", id, n)
+	msgs := make([]string, len(order))
+	for i, id := range order {
+		msgs[i] = src.missing(home, p.Data, id, missing[id])
+		fmt.Fprintln(log, msgs[i])
 	}
 	if len(kept) == 0 {
-		return nil, wrote, fmt.Errorf("no question has its paper available")
+		return nil, wrote, noPaperError(msgs)
 	}
 	return kept, wrote, nil
 }
 
-// ingestPapers is the writing half of EnsurePapers.
+// noPaperError is the error of a benchmark none of whose papers is
+// available; it repeats the first few papers' messages.
+func noPaperError(msgs []string) error {
+	const shown = 3
+	if len(msgs) == 0 {
+		return fmt.Errorf("no question has its paper available")
+	}
+	list := msgs[:min(len(msgs), shown)]
+	more := ""
+	if len(msgs) > shown {
+		more = fmt.Sprintf("\n(and %d more papers, listed above)", len(msgs)-shown)
+	}
+	return fmt.Errorf("no question has its paper available:\n%s%s", strings.Join(list, "\n"), more)
+}
+
+// paperSource is where EnsurePapers looks for papers' files.
+type paperSource struct {
+	given string            // --papers as given: a folder, a file or a .zip; "" for none
+	dir   string            // what is read: the folder the .zip was unpacked to, else given
+	ids   map[string]string // paper id → the file under dir that holds it
+}
+
+// want is the file a paper is looked for as: <dir>/<id>.pdf, or the file
+// --papers names.
+func (s paperSource) want(id string) string {
+	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
+		return s.dir
+	}
+	return filepath.Join(s.dir, id+".pdf")
+}
+
+// noteFallback says which papers have no file under --papers and come
+// from their rows' paper_content instead.
+func (s paperSource) noteFallback(log io.Writer, qs []bench.Question) {
+	var ids []string
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if seen[q.PaperID] || q.PaperContent == "" {
+			continue
+		}
+		seen[q.PaperID] = true
+		if _, ok := s.ids[q.PaperID]; !ok {
+			ids = append(ids, q.PaperID)
+		}
+	}
+	if len(ids) > 0 {
+		fmt.Fprintf(log, "--papers %s has no file for %d paper(s), which come from their rows' paper_content: %s\n", s.given, len(ids), listSome(ids, 10))
+	}
+}
+
+// missing says why paper id is not in the corpus, which questions that
+// takes out, and what to do.
+func (s paperSource) missing(home, data, id string, questions []string) string {
+	qs := fmt.Sprintf("%d question(s) left out (%s)", len(questions), listSome(questions, 20))
+	if s.dir == "" {
+		return fmt.Sprintf("paper %q is not in the corpus at %s and its rows in %s carry no paper_content: %s; pass --papers DIR with the paper as DIR/%s.pdf, or ingest it first (paperlens ingest %s.pdf)",
+			id, home, data, qs, id, id)
+	}
+	from := ""
+	if s.given != s.dir {
+		from = fmt.Sprintf(" (unpacked from %s)", s.given)
+	}
+	if path, ok := s.ids[id]; ok {
+		return fmt.Sprintf("paper %q: %s%s did not ingest (its error is above) and its rows in %s carry no paper_content: %s; replace the file with a readable copy",
+			id, path, from, data, qs)
+	}
+	return fmt.Sprintf("paper %q: no file %s%s (nor %s.md, .txt or .html beside it), and its rows in %s carry no paper_content: %s; put the paper there as %s, or use a data file whose rows carry paper_content",
+		id, s.want(id), from, id, data, qs, s.want(id))
+}
+
+// listSome joins up to n items, saying how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// dirPaperIDs maps the paper ids that ingest would find under path (a
+// folder or one file) to the file holding each: a paper file by its name,
+// a dataset file by its rows' paper_id. Unreadable files hold none.
+func dirPaperIDs(path string) map[string]string {
+	ids := map[string]string{}
+	files, _ := papersDirFiles(path)
+	supported := map[string]bool{}
+	for _, ext := range ingest.Supported() {
+		supported[ext] = true
+	}
+	for _, f := range files {
+		ext := strings.ToLower(filepath.Ext(f))
+		switch {
+		case !supported[ext]:
+		case ingest.IsDataset(ext):
+			papers, err := dataset.Papers(f, "paper_id", "paper_content", func(int, error) {})
+			if err != nil {
+				continue
+			}
+			for _, p := range papers {
+				ids[p.ID] = f
+			}
+		default:
+			ids[strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))] = f
+		}
+	}
+	return ids
+}
+
+// ingestPapers is the writing half of EnsurePapers: the files under
+// papersDir first, then the paper_content of the rows whose paper is still
+// not stored from a file of its own (none under papersDir, or one that
+// failed).
 func ingestPapers(ctx context.Context, p Papers, papersDir string, qs []bench.Question, log io.Writer) error {
 	st, err := corpus.Open(p.Home, false)
 	if err != nil {
@@ -121,8 +241,9 @@ func ingestPapers(ctx context.Context, p Papers, papersDir string, qs []bench.Qu
 		}
 	}
 	if papersDir != "" {
-		_, err := ingest.Run(ctx, st, []string{papersDir}, opt, report)
-		return err
+		if _, err := ingest.Run(ctx, st, []string{papersDir}, opt, report); err != nil {
+			return err
+		}
 	}
 	_, err = ingest.RunTexts(ctx, st, datasetTexts(st, p.Data, qs), opt, report)
 	return err
@@ -150,12 +271,13 @@ func datasetTexts(st *corpus.Store, data string, qs []bench.Question) []ingest.T
 // papersToIngest reports, reading the store under a shared lock, whether
 // ingestPapers would store anything: it makes ingest's own skip test (same
 // source bytes by SHA-256, same extractor version, same passage size) for
-// every document ingest would be given. Whatever it cannot vouch for (an
-// unreadable file, a paper that failed before) counts as needed, so ingest
-// reports it as it always has.
-func papersToIngest(home, papersDir string, maxTokens int, qs []bench.Question) (bool, error) {
+// every document ingest would be given: the files under src.dir, and the
+// paper_content of the rows whose paper has no file there. Whatever it
+// cannot vouch for (an unreadable file, a paper that failed before) counts
+// as needed, so ingest reports it as it always has.
+func papersToIngest(home string, src paperSource, maxTokens int, qs []bench.Question) (bool, error) {
 	if _, err := os.Stat(filepath.Join(home, corpus.FileName)); errors.Is(err, os.ErrNotExist) {
-		if papersDir != "" {
+		if src.dir != "" {
 			return true, nil
 		}
 		for _, q := range qs {
@@ -174,15 +296,15 @@ func papersToIngest(home, papersDir string, maxTokens int, qs []bench.Question) 
 		d, err := st.Doc(id)
 		return err == nil && ingest.UpToDate(d, ingest.SourceHash(raw), maxTokens, "")
 	}
-	if papersDir == "" {
-		for _, t := range datasetTexts(st, "", qs) {
-			if !current(t.ID, []byte(t.Content)) {
-				return true, nil
-			}
+	for _, t := range datasetTexts(st, "", qs) {
+		if _, inDir := src.ids[t.ID]; !inDir && !current(t.ID, []byte(t.Content)) {
+			return true, nil
 		}
+	}
+	if src.dir == "" {
 		return false, nil
 	}
-	files, ok := papersDirFiles(papersDir)
+	files, ok := papersDirFiles(src.dir)
 	if !ok {
 		return true, nil
 	}

@@ -54,8 +54,8 @@ func TestEnsurePapers(t *testing.T) {
 			if len(kept) != len(qs)-1 {
 				t.Errorf("kept %d of %d questions, want all but the one without a paper", len(kept), len(qs))
 			}
-			if !strings.Contains(log.String(), `paper "no-such-paper" is not in the corpus`) {
-				t.Errorf("the missing paper is not named: %s", log.String())
+			if !strings.Contains(log.String(), `paper "no-such-paper"`) || !strings.Contains(log.String(), ghost.ID) {
+				t.Errorf("the missing paper and its question are not named: %s", log.String())
 			}
 			st, err := corpus.Open(home, true)
 			if err != nil {
@@ -78,6 +78,107 @@ func TestEnsurePapers(t *testing.T) {
 				t.Error("an up-to-date home was opened for writing")
 			}
 		})
+	}
+}
+
+// --papers DIR holding only some of the papers: each paper comes from its
+// own file when DIR has one, else from its rows' paper_content; a paper with
+// neither is named with the exact file looked for and the questions it
+// takes out, and when no question is left the error says the same.
+func TestEnsurePapersDirFallsBackRowByRow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"tidal-token-pruning.md", "quantile-early-exit-asr.pdf"} {
+		raw, err := os.ReadFile(filepath.Join("../../testdata/papers", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const gone = "lagged-replay-curriculum" // no file in dir, and its rows lose paper_content
+	qs := loadSample(t)
+	var goneIDs []string
+	for i := range qs {
+		if qs[i].PaperID == gone {
+			qs[i].PaperContent = ""
+			goneIDs = append(goneIDs, qs[i].ID)
+		}
+	}
+	if len(goneIDs) == 0 {
+		t.Fatalf("the sample has no question on %s", gone)
+	}
+	home := t.TempDir()
+	var log bytes.Buffer
+	p := Papers{Home: home, Data: sample, Dir: dir, Log: &log}
+	kept, wrote, err := ensurePapers(context.Background(), p, append([]bench.Question(nil), qs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !wrote {
+		t.Error("a new home was not ingested")
+	}
+	if len(kept) != len(qs)-len(goneIDs) {
+		t.Errorf("kept %d of %d questions, want all but the %d on %s", len(kept), len(qs), len(goneIDs), gone)
+	}
+	st, err := corpus.Open(home, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ // paper → the kind of source it was stored from
+		"tidal-token-pruning":         "text",
+		"quantile-early-exit-asr":     "pdf",
+		"claim-anchored-verification": "dataset",
+		"concord-adapter-merging":     "dataset",
+	}
+	for id, kind := range want {
+		d, err := st.Doc(id)
+		if err != nil {
+			t.Errorf("%s not stored: %v", id, err)
+			continue
+		}
+		if d.Kind != kind {
+			t.Errorf("%s stored from %s (%s), want from %s", id, d.Kind, d.Source, kind)
+		}
+	}
+	if _, err := st.Doc(gone); err == nil {
+		t.Errorf("%s stored though it has neither file nor paper_content", gone)
+	}
+	st.Close()
+	msg := log.String()
+	for _, s := range append([]string{`paper "` + gone + `"`, filepath.Join(dir, gone+".pdf"), "carry no paper_content", "put the paper there"}, goneIDs...) {
+		if !strings.Contains(msg, s) {
+			t.Errorf("the log does not say %q:\n%s", s, msg)
+		}
+	}
+	for _, id := range []string{"claim-anchored-verification", "concord-adapter-merging"} {
+		if !strings.Contains(msg, id) || !strings.Contains(msg, "come from their rows' paper_content") {
+			t.Errorf("the log does not say that %s comes from its rows:\n%s", id, msg)
+		}
+	}
+
+	// Nothing changed: read-only.
+	if _, wrote, err = ensurePapers(context.Background(), p, append([]bench.Question(nil), qs...)); err != nil || wrote {
+		t.Errorf("second pass: wrote=%v err=%v, want a read-only pass", wrote, err)
+	}
+
+	// Only questions without a paper: the error itself names paper, file
+	// and questions.
+	var only []bench.Question
+	for _, q := range qs {
+		if q.PaperID == gone {
+			only = append(only, q)
+		}
+	}
+	_, err = EnsurePapers(context.Background(), Papers{Home: t.TempDir(), Data: sample, Dir: dir}, only)
+	if err == nil {
+		t.Fatal("no error with no paper available")
+	}
+	for _, s := range append([]string{"no question has its paper available", `paper "` + gone + `"`, filepath.Join(dir, gone+".pdf")}, goneIDs...) {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("the error does not say %q: %v", s, err)
+		}
 	}
 }
 
