@@ -433,11 +433,6 @@ func shellLines(s string) ([][]string, error) {
 	return lines, nil
 }
 
-// readmePendingFiles are files the README and docs show that other work
-// writes (the screenshots of the report and the inspector): missing, they
-// are logged rather than failed.
-var readmePendingFiles = []string{"docs/img/report.png", "docs/img/inspector.png"}
-
 // Every relative link of README.md and docs/*.md names a file of the
 // repository, and every #anchor a heading of the page it points to.
 func TestReadmeAndDocsLinksResolve(t *testing.T) {
@@ -484,14 +479,6 @@ func TestReadmeAndDocsLinksResolve(t *testing.T) {
 			}
 			if _, err := os.Stat(path); err != nil {
 				r, _ := filepath.Rel(root, path)
-				pending := false
-				for _, p := range readmePendingFiles {
-					pending = pending || filepath.ToSlash(r) == p
-				}
-				if pending {
-					t.Logf("%s line %d: %s is not there yet (written by other work)", rel, l.line, r)
-					continue
-				}
 				t.Errorf("%s line %d: link %q: no file %s", rel, l.line, target, r)
 				continue
 			}
