@@ -173,7 +173,10 @@ func Rescore(ctx context.Context, opt RescoreOptions) (RescoreResult, error) {
 			res.Changes = append(res.Changes, Change{QuestionID: out[i].QuestionID, Mode: out[i].Mode, Run: out[i].Run, Was: was, Now: now})
 		}
 	}
-	if opt.Judge != nil {
+	// config.json names the new judge only once it scored every record:
+	// while some keep the earlier judge's scores, the folder keeps naming
+	// the earlier judge (the error below says to run rescore again).
+	if opt.Judge != nil && res.Failed == 0 {
 		if err := dir.updateConfig(cfg); err != nil {
 			return res, err
 		}
@@ -183,7 +186,7 @@ func Rescore(ctx context.Context, opt RescoreOptions) (RescoreResult, error) {
 		return res, err
 	}
 	if res.Failed > 0 {
-		return res, fmt.Errorf("%d of %d judge calls failed (their records keep their earlier scores; see the log): run rescore again to retry them", res.Failed, res.Rejudged+res.Failed)
+		return res, fmt.Errorf("%d of %d judge calls failed (their records keep their earlier scores, and config.json names the earlier judge until every record is judged again; see the log): run rescore again to retry them", res.Failed, res.Rejudged+res.Failed)
 	}
 	return res, nil
 }

@@ -274,6 +274,7 @@ func TestRescoreJudgeFailures(t *testing.T) {
 	})
 	var log strings.Builder
 	opt.Log = &log
+	opt.Config.JudgeModel = "j2" // a new judge, which fails on one row
 	res, err := Rescore(context.Background(), opt)
 	if err == nil || !strings.Contains(err.Error(), "1 of") || !strings.Contains(err.Error(), "run rescore again") {
 		t.Errorf("one judge call failed: %v", err)
@@ -286,6 +287,11 @@ func TestRescoreJudgeFailures(t *testing.T) {
 		if want := r.QuestionID == qs[0].ID; r.Correct != want || r.Error != "" {
 			t.Errorf("%s: correct %v, error %q; want only the row whose judge failed to keep its earlier 1", r.QuestionID, r.Correct, r.Error)
 		}
+	}
+	// One record still holds the earlier judge's score: the folder keeps
+	// naming that judge.
+	if got, err := Dir(cfg.Out).ReadConfig(); err != nil || got.JudgeModel != "j" {
+		t.Errorf("config.json after a rescore whose new judge failed on a row names judge %q (%v); want the earlier j", got.JudgeModel, err)
 	}
 
 	if _, err := Rescore(context.Background(), RescoreOptions{Dir: t.TempDir(), Config: cfg, Questions: qs}); err == nil || !strings.Contains(err.Error(), "nothing to rescore") {
