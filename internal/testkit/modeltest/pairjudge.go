@@ -53,7 +53,7 @@ func (j PairJudge) Shown(prompt string) (first, second, truth string, ok bool) {
 	for _, p := range j.Pairs {
 		i, k := strings.Index(prompt, p.First), strings.Index(prompt, p.Second)
 		switch {
-		case i < 0 || k < 0:
+		case p.First == "" || p.Second == "" || i < 0 || k < 0:
 			continue
 		case i <= k:
 			return p.First, p.Second, p.Truth, true
