@@ -87,13 +87,13 @@ func TestReadErrorsNameFileAndRow(t *testing.T) {
 
 func TestParseVerdict(t *testing.T) {
 	for reply, want := range map[string]judgecheck.Verdict{
-		"Answer A covers more.\nVerdict: A":                   judgecheck.A,
-		"Verdict: B\n":                                        judgecheck.B,
-		"verdict: tie":                                        judgecheck.Tie,
-		"**Verdict:** B":                                      judgecheck.B,
-		"> Verdict: `TIE`.":                                   judgecheck.Tie,
-		"Verdict：A":                                           judgecheck.A,
-		"Verdict: [B]\r\n\r\n":                                judgecheck.B,
+		"Answer A covers more.\nVerdict: A": judgecheck.A,
+		"Verdict: B\n":                      judgecheck.B,
+		"verdict: tie":                      judgecheck.Tie,
+		"**Verdict:** B":                    judgecheck.B,
+		"> Verdict: `TIE`.":                 judgecheck.Tie,
+		"Verdict：A":                         judgecheck.A,
+		"Verdict: [B]\r\n\r\n":              judgecheck.B,
 		"Format: Verdict: A, Verdict: B\nVerdict: A\nThanks.": judgecheck.A,
 		"Verdict: A\n…on reflection…\nVerdict: B":             judgecheck.B,
 		"Verdict: A\nVerdict: A or B":                         judgecheck.A,
