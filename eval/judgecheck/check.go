@@ -121,6 +121,9 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		recs, n, err := judge(ctx, o, items, Config{Kind: Kind, Schema: SchemaVersion, File: abs, FileSHA256: sha,
 			JudgeModel: o.Judge.Model, JudgeURL: o.Judge.URL, Judge: o.Judge.Sampling})
+		if errors.Is(err, context.Canceled) {
+			return Summary{}, fmt.Errorf("judge-check stopped (%w): the judgments made are kept in %s; run the same command again to resume", err, filepath.Join(o.Out, ResultsFile))
+		}
 		if err != nil {
 			return Summary{}, err
 		}

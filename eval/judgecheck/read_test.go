@@ -2,6 +2,7 @@ package judgecheck_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,30 @@ func TestStaticBaselinesOnLFQAEChinese(t *testing.T) {
 			checkFigures(t, b.name+" "+ct, b.g.ByCompareType[ct], lv[0], lv[1])
 		}
 		t.Logf("%s: accuracy %.4f, macro-F1 %.4f, tie accuracy %v; %v", b.name, b.g.Accuracy, b.g.MacroF1, *b.g.TieAccuracy, b.g.Confusion)
+	}
+}
+
+// Rows with a topic (LFQA-E's English rows have type) are also reported by
+// topic; rows without one form the group "(none)".
+func TestFiguresByTopic(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "topics.jsonl")
+	row := `{"question":"q","reference":"alpha beta","response_a":"alpha beta gamma","response_b":"alpha","label":"%s","compare_type":"human_vs_human"%s}` + "\n"
+	body := fmt.Sprintf(row, "response_a", `,"type":"Physics"`) + fmt.Sprintf(row, "same", `,"type":"Physics"`) + fmt.Sprintf(row, "response_b", "")
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := judgecheck.Run(context.Background(), judgecheck.Options{File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Length and ROUGE-L both prefer response_a in every row.
+	g := s.Static.Length
+	phys, none := g.ByType["Physics"], g.ByType["(none)"]
+	if len(g.ByType) != 2 || phys.N != 2 || phys.Correct != 1 || *phys.TieAccuracy != 0 || none.N != 1 || none.Correct != 0 || len(g.ByCompareType) != 1 {
+		t.Errorf("by topic %+v, by compare type %+v", g.ByType, g.ByCompareType)
+	}
+	var b strings.Builder
+	if err := s.WriteText(&b); err != nil || !strings.Contains(b.String(), "  type Physics") || !strings.Contains(b.String(), "  type (none)") {
+		t.Errorf("text: %v\n%s", err, b.String())
 	}
 }

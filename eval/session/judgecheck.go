@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/paperlens/paperlens/eval/judgecheck"
@@ -45,6 +46,9 @@ func JudgeCheck(ctx context.Context, req JudgeCheckRequest) (judgecheck.Summary,
 	o.Log = req.Log
 	if req.Judge.Model == "" {
 		return judgecheck.Run(ctx, o)
+	}
+	if o.Out == "" {
+		return judgecheck.Summary{}, errors.New("judge-check: a judge's check needs an output folder (--out DIR)")
 	}
 	cfg, err := run.Config{}.WithJudge(req.Judge)
 	if err != nil {
