@@ -10,7 +10,7 @@
 // same name; every template is tried on sample data at load time, so a
 // typo fails the run before its first question, naming the file.
 //
-// There are three kinds of template, each rendered with its own data type:
+// There are four kinds of template, each rendered with its own data type:
 //
 //   - mcq_base, mcq_cot, mcq_reasoning (the ElaipBench paradigms) and
 //     lpfqa_answer: MCQData. Context holds a rendered context block, or ""
@@ -19,6 +19,7 @@
 //     context_full_web, context_oracle: ContextData.
 //   - lpfqa_judge: JudgeData. RenderJudge prefers a dataset row's own judge
 //     template when it has one.
+//   - lfqae_judge (paperlens judge-check): PairData.
 //
 // A question's prompt is thus rendered in two steps: its context block, then
 // the question template with that block as Context. Templates may use the

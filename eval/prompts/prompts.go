@@ -33,6 +33,9 @@ const (
 	LPFQAJudge       = "lpfqa_judge"
 	// RouteUnanswerable follows the question in self-route's first call.
 	RouteUnanswerable = "route_unanswerable"
+	// LFQAEJudge compares two long answers against a reference, three
+	// ways (paperlens judge-check, LFQA-E's setting).
+	LFQAEJudge = "lfqae_judge"
 )
 
 // kinds says which data type each template is rendered with, so that Load
@@ -42,7 +45,7 @@ var kinds = map[string]string{
 	MCQBase: "mcq", MCQCoT: "mcq", MCQCoTAnswerLine: "mcq", MCQReasoning: "mcq", LPFQAAnswer: "mcq",
 	ContextFull: "context", ContextRAG: "context", ContextFullRAG: "context",
 	ContextWeb: "context", ContextFullWeb: "context", ContextOracle: "context",
-	LPFQAJudge: "judge", RouteUnanswerable: "mcq",
+	LPFQAJudge: "judge", RouteUnanswerable: "mcq", LFQAEJudge: "pair",
 }
 
 // Ext is the file extension of template files, built in or overriding.
@@ -114,6 +117,17 @@ type JudgeData struct {
 	// …"), for a row template's {response_reference}. When empty it is
 	// rebuilt from Reference and KeyPoints.
 	RawReference string
+}
+
+// PairData is what lfqae_judge is rendered with: one LFQA-E comparison,
+// the answers in the order they are shown (judge-check shows each pair
+// both ways).
+type PairData struct {
+	Question  string
+	Context   string // material the question refers to; "" for none
+	Reference string // the expert reference answer
+	ResponseA string // shown first, as "Answer A"
+	ResponseB string // shown second, as "Answer B"
 }
 
 // funcs are available to every template, built in or overriding.
@@ -268,6 +282,8 @@ func sample(kind string) any {
 			Order:    "document",
 			Cite:     true,
 		}
+	case "pair":
+		return PairData{Question: "Q?", Context: "Material.", Reference: "4", ResponseA: "4", ResponseB: "5"}
 	default:
 		return JudgeData{Question: "Q?", Reference: "4", KeyPoints: "Must say 4.", Answer: "4"}
 	}

@@ -50,7 +50,7 @@ func TestBuiltinNamesMatchFiles(t *testing.T) {
 		t.Fatalf("embedded files %v\nnames %v", files, BuiltinNames())
 	}
 	s := mustLoad(t, "")
-	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 13 {
+	if !reflect.DeepEqual(s.Names(), BuiltinNames()) || len(s.Names()) != 14 {
 		t.Errorf("Names() = %v", s.Names())
 	}
 	if Builtin("nope") != "" || !strings.Contains(Builtin(MCQReasoning), `{{template "mcq_base" .}}`) {
@@ -76,6 +76,9 @@ func TestEveryBuiltinRenders(t *testing.T) {
 			}
 		case "context":
 			data = ctxData
+		case "pair":
+			data = PairData{Question: "Which year?", Context: "MATERIAL BLOCK", Reference: "REFERENCE TEXT", ResponseA: "FIRST ANSWER", ResponseB: "SECOND ANSWER"}
+			want = []string{"Which year?", "MATERIAL BLOCK", "REFERENCE TEXT", "=== Answer A ===\nFIRST ANSWER", "=== Answer B ===\nSECOND ANSWER", "Verdict: A\nVerdict: B\nVerdict: TIE"}
 		default:
 			data = judge
 			want = []string{"It is 4.", "Must say 4."}
