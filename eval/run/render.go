@@ -118,6 +118,7 @@ func Markdown(s Summary) string {
 	for _, f := range fields {
 		markdownReasoningBy(&b, s, f)
 	}
+	markdownHarmful(&b, s)
 	for _, m := range s.Modes {
 		if r := s.ByMode[m].Routes; r != nil {
 			fmt.Fprintf(&b, "\n%s: %d of %d answers came from the passages; %d went on to the whole paper (the model replied unanswerable). Its prompt tokens are both calls'.\n",

@@ -81,6 +81,11 @@ type ModeStats struct {
 	// JudgeUnreadable counts judge replies without a readable
 	// answer_score, scored 0 and kept in the accuracy.
 	JudgeUnreadable int `json:"judge_unreadable,omitempty"`
+	// HarmfulVerification is the share of wrong answers whose reasoning
+	// had reached the gold answer (ElaipBench §4.3, Figure 3); absent
+	// without records scored by extraction, or in a base run without
+	// reasoning text.
+	HarmfulVerification *Harmful `json:"harmful_verification,omitempty"`
 }
 
 // ReasoningLen is a mean reasoning length: tokens as the server counted
@@ -238,11 +243,14 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 func summarizeMode(cfg Config, rs []Record) ModeStats {
 	ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
 	t := newModeTally()
+	var h harmfulTally
 	for _, r := range rs {
 		countRecord(&ms, r)
 		t.add(r)
+		h.add(r)
 	}
 	t.fill(&ms, len(rs))
+	ms.HarmfulVerification = h.result(cfg.Paradigm)
 	for typ, trs := range t.byType {
 		ms.ByType[typ] = accOf(trs, cfg.Runs)
 	}
