@@ -229,7 +229,7 @@ func markdownReasoningBy(b *strings.Builder, s Summary, f string) {
 		cells := make([]string, len(vl))
 		for i, v := range vl {
 			x := rb[v]
-			cells[i] = fmt.Sprintf("%s: %.0f tok, %.0f chars (n=%d)", v, x.Tokens, x.Chars, x.N)
+			cells[i] = fmt.Sprintf("%s: %.0f tok, %.0f chars, %.0f completion tok (n=%d)", v, x.Tokens, x.Chars, x.Completion, x.N)
 		}
 		MarkdownRow(&rows, m, strings.Join(cells, "; "))
 	}

@@ -90,10 +90,15 @@ type ModeStats struct {
 
 // ReasoningLen is a mean reasoning length: tokens as the server counted
 // them (0 when it does not say) and characters of reasoning text.
+// Completion is the mean completion tokens, reasoning and answer
+// together: a cot run's reasoning is its answer's text, which the server
+// counts only there (ElaipBench's Figure 5 sets CoT lengths beside
+// reasoning models').
 type ReasoningLen struct {
-	Tokens float64 `json:"tokens"`
-	Chars  float64 `json:"chars"`
-	N      int     `json:"n"`
+	Tokens     float64 `json:"tokens"`
+	Chars      float64 `json:"chars"`
+	Completion float64 `json:"completion_tokens,omitempty"`
+	N          int     `json:"n"`
 }
 
 // Effect is one mode against the baseline, paired over questions.
@@ -261,7 +266,7 @@ func summarizeMode(cfg Config, rs []Record) ModeStats {
 		}
 		ms.CostUSD = &v
 	}
-	ms.ReasoningBy = reasoningBy(t.reasonBy)
+	ms.ReasoningBy = reasoningBy(t.reasonBy, cfg.Paradigm == CoT)
 	for f, vals := range t.byField {
 		ms.ByBreakdown[f] = map[string]Acc{}
 		for v, frs := range vals {
@@ -331,6 +336,7 @@ func (t *modeTally) add(r Record) {
 			}
 			x.Tokens += float64(r.Usage.ReasoningTokens)
 			x.Chars += float64(len(r.Reasoning))
+			x.Completion += float64(r.Usage.CompletionTokens)
 			x.N++
 		}
 	}
@@ -379,14 +385,15 @@ func (t *modeTally) fill(ms *ModeStats, n int) {
 }
 
 // reasoningBy turns reasoning sums into means per breakdown value, for
-// the fields where the model thought at all; nil when it never did (a
+// the fields where the model thought at all (in a cot run, wrote any
+// completion: its reasoning is its answer); nil when it never did (a
 // model that does not think: nothing to relate).
-func reasoningBy(sums map[string]map[string]*ReasoningLen) map[string]map[string]ReasoningLen {
+func reasoningBy(sums map[string]map[string]*ReasoningLen, cot bool) map[string]map[string]ReasoningLen {
 	var out map[string]map[string]ReasoningLen
 	for f, vals := range sums {
 		thinks := false
 		for _, x := range vals {
-			thinks = thinks || x.Tokens > 0 || x.Chars > 0
+			thinks = thinks || x.Tokens > 0 || x.Chars > 0 || (cot && x.Completion > 0)
 		}
 		if !thinks {
 			continue
@@ -396,7 +403,8 @@ func reasoningBy(sums map[string]map[string]*ReasoningLen) map[string]map[string
 		}
 		out[f] = map[string]ReasoningLen{}
 		for v, x := range vals {
-			out[f][v] = ReasoningLen{Tokens: x.Tokens / float64(x.N), Chars: x.Chars / float64(x.N), N: x.N}
+			n := float64(x.N)
+			out[f][v] = ReasoningLen{Tokens: x.Tokens / n, Chars: x.Chars / n, Completion: x.Completion / n, N: x.N}
 		}
 	}
 	return out
