@@ -78,3 +78,23 @@ func BenchmarkAlong(b *testing.B) {
 		Along(text, "ABCD", nil, false)
 	}
 }
+
+// Along never fails on any text: every answer it returns is valid letters
+// in order, none equal to the one before it.
+func FuzzAlong(f *testing.F) {
+	for _, p := range goldenPieces {
+		f.Add(p, false)
+	}
+	f.Add("So the answer is A.\n- A\n- C\nMaybe B? The answer is D", true)
+	f.Fuzz(func(t *testing.T, text string, multi bool) {
+		got := Along(text, "ABCD", nil, multi)
+		for i, a := range got {
+			if a == "" || strings.Trim(a, "ABCD") != "" {
+				t.Fatalf("Along(%q) = %q: answer %q", text, got, a)
+			}
+			if i > 0 && got[i-1] == a {
+				t.Fatalf("Along(%q) = %q: a repeat", text, got)
+			}
+		}
+	})
+}
