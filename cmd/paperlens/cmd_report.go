@@ -8,14 +8,15 @@ import (
 
 	"github.com/paperlens/paperlens/eval/report"
 	"github.com/paperlens/paperlens/eval/run"
+	"github.com/paperlens/paperlens/internal/cliflags"
 )
 
 // reportOptions are the flags of report.
 type reportOptions struct {
-	htmlPath, mdPath, data, frontierSVG string
-	paperTable, asJSON                  bool
-	publishedAs                         []string
-	homeChanged                         bool // --home given: the corpus is there now
+	htmlPath, mdPath, data, frontierSVG, labels string
+	paperTable, asJSON                          bool
+	publishedAs                                 []string
+	homeChanged                                 bool // --home given: the corpus is there now
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -38,6 +39,7 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.paperTable, "paper-table", false, "set each run beside the papers' published numbers for its model (ElaipBench Table 2, LPFQA Tables 2 and 4): published, measured with its 95% interval, covered or not")
 	cmd.Flags().StringArrayVar(&o.publishedAs, "published-as", nil, "with --paper-table: compare the runs with the published row NAME, or only runs of model (or folder) MODEL with MODEL=NAME (repeatable)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "with --paper-table alone: print the comparison as JSON")
+	cliflags.AddReportLabels(cmd.Flags(), &o.labels)
 	return cmd
 }
 
@@ -56,7 +58,7 @@ func runReport(g *globalOptions, o reportOptions, args []string) error {
 	if o.homeChanged {
 		over.Home = g.homeDir()
 	}
-	runs, err := report.LoadWith(report.Options{Paths: over, Log: g.errOut}, args...)
+	runs, err := report.LoadWith(report.Options{Paths: over, Log: g.errOut, Labels: o.labels}, args...)
 	if err != nil {
 		return err
 	}

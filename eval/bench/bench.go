@@ -39,6 +39,9 @@ type Question struct {
 
 // Problem is a row that could not be loaded, or loaded with a quirk.
 type Problem struct {
+	// File is the file the line is in when it is not the dataset (a
+	// --labels file); "" for the dataset's own rows.
+	File  string
 	Line  int
 	ID    string // the question's id when the row was kept, so a report can be matched to results
 	Fatal bool   // the row was skipped
@@ -46,6 +49,9 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Msg // about the file as a whole
+	}
 	if p.ID != "" {
 		return fmt.Sprintf("line %d (%s): %s", p.Line, p.ID, p.Msg)
 	}

@@ -130,6 +130,17 @@
 // all, so strict scoring marks the hedge wrong rather than the extractor
 // picking one.
 //
+// # Along the reasoning
+//
+// Along reads every answer a reasoning text commits to, in order, with
+// the cues above (groups 1 and 2, and lines holding only letters), where
+// Extract keeps only the last: a run follows a reply's changes of mind
+// with it, to find harmful verification (ElaipBench §4.3). It reads
+// <think> blocks rather than dropping them, takes no windows, and skips
+// cues Extract would accept that a reasoning text only weighs: hedged
+// ("maybe the answer is B") or asked ("is it B?"). Its documentation
+// lists the rules.
+//
 // # Versions
 //
 // Version names these rules; a run records it with every answer it

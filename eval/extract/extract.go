@@ -329,10 +329,22 @@ func (x *extractor) scope(v view, lines []string, from int, whole bool) (match, 
 	return x.isolated(lines, from, whole)
 }
 
-// standard is group 1.
+// standard is group 1: the match that ends last wins.
 func (x *extractor) standard(v view) (match, bool) {
-	s := v.s
 	var best match
+	x.eachStandard(v, func(m match, _ int) {
+		if later(&best, m) {
+			best = m
+		}
+	})
+	return best, best.method != ""
+}
+
+// eachStandard calls visit with every group-1 match in v, rule by rule in
+// the order of the package documentation, with where its cue starts (the
+// letter list's start for "is-correct"). Negated cues are skipped here.
+func (x *extractor) eachStandard(v view, visit func(m match, cue int)) {
+	s := v.s
 	loose := parseOpts{lower: true, concat: x.multi, term: termLoose}
 	for _, re := range answerIsRes {
 		for _, loc := range re.findAll(v) {
@@ -340,9 +352,7 @@ func (x *extractor) standard(v view) (match, bool) {
 				continue
 			}
 			if mask, end, ok := x.list(s, loc[1], loose); ok {
-				if m := (match{mask, end, MethodAnswerIs}); later(&best, m) {
-					best = m
-				}
+				visit(match{mask, end, MethodAnswerIs}, loc[0])
 			}
 		}
 	}
@@ -361,9 +371,7 @@ func (x *extractor) standard(v view) (match, bool) {
 			mask |= chain
 		}
 		chain = mask
-		if m := (match{mask, start + len(seg), MethodIsCorrect}); later(&best, m) {
-			best = m
-		}
+		visit(match{mask, start + len(seg), MethodIsCorrect}, start)
 	}
 	for _, sub := range isCorrectCJKRe.findAllSubmatch(v) {
 		if negatedCJK(s, sub[2]) {
@@ -378,15 +386,11 @@ func (x *extractor) standard(v view) (match, bool) {
 		if mask&^x.valid != 0 || mask == 0 {
 			continue // a letter outside the options: not an answer list
 		}
-		if m := (match{mask, sub[3], MethodIsCorrect}); later(&best, m) {
-			best = m
-		}
+		visit(match{mask, sub[3], MethodIsCorrect}, sub[2])
 	}
 	for _, loc := range boxedRe.findAll(v) {
 		if mask, end, ok := x.list(s, loc[1], parseOpts{lower: true, concat: true, term: termLoose, boxed: true}); ok {
-			if m := (match{mask, end, MethodBoxed}); later(&best, m) {
-				best = m
-			}
+			visit(match{mask, end, MethodBoxed}, loc[0])
 		}
 	}
 	for _, re := range weakCueRes {
@@ -395,32 +399,37 @@ func (x *extractor) standard(v view) (match, bool) {
 				continue
 			}
 			if mask, end, ok := x.list(s, loc[1], parseOpts{concat: x.multi, term: termClause}); ok {
-				if m := (match{mask, end, MethodWeakCue}); later(&best, m) {
-					best = m
-				}
+				visit(match{mask, end, MethodWeakCue}, loc[0])
 			}
 		}
 	}
+}
+
+// simplified is group 2: the match that ends last wins.
+func (x *extractor) simplified(v view) (match, bool) {
+	var best match
+	x.eachSimplified(v, func(m match, _ int) {
+		if later(&best, m) {
+			best = m
+		}
+	})
 	return best, best.method != ""
 }
 
-// simplified is group 2.
-func (x *extractor) simplified(v view) (match, bool) {
+// eachSimplified calls visit with every group-2 match in v and where its
+// cue starts, as eachStandard does.
+func (x *extractor) eachSimplified(v view, visit func(m match, cue int)) {
 	s := v.s
-	var best match
 	for _, re := range answerColonRes {
 		for _, loc := range re.findAll(v) {
 			if negated(s, loc[0]) || negatedCJK(s, loc[0]) {
 				continue
 			}
 			if mask, end, ok := x.list(s, loc[1], parseOpts{lower: true, concat: x.multi, term: termLoose, newline: true}); ok {
-				if m := (match{mask, end, MethodAnswerColon}); later(&best, m) {
-					best = m
-				}
+				visit(match{mask, end, MethodAnswerColon}, loc[0])
 			}
 		}
 	}
-	return best, best.method != ""
 }
 
 // isolated is group 3 over lines[from:], plus the leading-label rule on the

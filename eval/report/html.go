@@ -36,6 +36,9 @@ type page struct {
 	Tools     []toolRow
 	CallBkts  []string
 	Frontier  []frontierBlock
+	// Harmful is the harmful-verification section, nil when no run has
+	// a rate or lacks one it should have.
+	Harmful *harmfulSection
 	// FrontierNote says how to read the frontier and which interval
 	// decides "within full's".
 	FrontierNote string
@@ -89,7 +92,8 @@ func build(runs []Run) (*page, error) {
 	labs := labels(runs)
 	cols := make([]string, len(runs))
 	p := &page{H: map[string]string{"acc": hAccuracy, "effect": hEffect, "recall": hRecall, "reason": hReasoning, "miss": hMiss,
-		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools, "frontier": hFrontier, "published": hPublished}, Buckets: bucketNames}
+		"tokens": hTokens, "reasonBy": hReasonBy, "flips": hFlips, "tools": hTools, "frontier": hFrontier, "published": hPublished,
+		"harmful": hHarmful, "harmfulIntro": harmfulIntro, "harmfulNote": run.HarmfulNote}, Buckets: bucketNames}
 	for i, r := range runs {
 		cols[i] = colour(i)
 		s := r.Summary
@@ -119,6 +123,11 @@ func build(runs []Run) (*page, error) {
 	p.ReasonBy = buildReasonBy(runs, labs)
 	p.Flips = buildFlips(runs, labs)
 	p.Tools, p.CallBkts = buildTools(runs, labs), callBuckets
+	harmfulNum := 10
+	if len(p.Tools) > 0 {
+		harmfulNum = 11
+	}
+	p.Harmful = buildHarmful(runs, labs, cols, harmfulNum)
 	p.Frontier, p.FrontierNote = buildFrontier(runs), frontierNote
 	p.Recall = buildRecall(runs, labs)
 	if len(p.Recall) > 0 {
@@ -316,7 +325,14 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 <table class="tools"><tr><th class="l">model</th><th class="l">mode</th><th>n</th><th>calls/q</th><th>no tool %</th>{{range .CallBkts}}<th>{{.}} calls: acc %</th>{{end}}</tr>
 {{range .Tools}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td><td>{{.N}}</td><td>{{.MeanCalls}}</td><td>{{.NoTool}}</td>{{range .ByCalls}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{end}}{{with .Paper}}<h2>{{$.H.published}}</h2>
+{{end}}{{with .Harmful}}<h2>{{.Num}}. {{$.H.harmful}}</h2>
+<p class="note">{{$.H.harmfulIntro}} {{$.H.harmfulNote}}</p>
+{{with .Chart}}{{template "svg" .}}
+{{end}}{{if .Rows}}<table><tr><th class="l">model</th><th class="l">paradigm</th><th class="l">mode</th><th>harmful / wrong</th><th>harmful / records</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Paradigm}}</td><td class="l">{{.Mode}}</td><td>{{.OfWrong}}</td><td>{{.OfRecords}}</td></tr>
+{{end}}</table>
+{{end}}{{with .StaleNote}}<p class="warn">{{.}}</p>
+{{end}}{{end}}{{with .Paper}}<h2>{{$.H.published}}</h2>
 <p class="note">{{.Note}}</p>
 {{range .Items}}{{if .Table}}<h3>{{.Run}} ({{.Dir}}) against {{.Table}}, {{.Row}}</h3>
 <p class="note">{{.Paper}}, {{.Section}}.{{if .Sample}} {{.Sample}}{{end}}</p>

@@ -27,7 +27,8 @@ type Run struct {
 	Progress Progress
 	// Recomputed: the summary was computed here from the records, because
 	// summary.json is missing (the run was stopped) or counts fewer
-	// records than results.jsonl holds (a resumed run was stopped).
+	// records than results.jsonl holds (a resumed run was stopped), or
+	// because --labels changed the records' breakdowns.
 	Recomputed bool
 }
 
@@ -38,6 +39,10 @@ type Options struct {
 	// Log receives notes: a path found elsewhere than recorded, a dataset
 	// that changed since the run, a summary computed from the records.
 	Log io.Writer
+	// Labels is a labels file (report --labels; see run.Labels) joined to
+	// every run's records over the labels it was made with; the runs are
+	// then summarised from their records. "" for none.
+	Labels string
 }
 
 // Load reads run folders with no overrides and no notes; see LoadWith.
@@ -58,18 +63,27 @@ func LoadWith(opt Options, dirs ...string) ([]Run, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
+	var lab *labelJoin
+	if opt.Labels != "" {
+		l, err := run.ReadLabels(opt.Labels)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		lab = &labelJoin{labels: l, missed: map[int]run.LabelMiss{}, misses: map[int]int{}}
+	}
 	var out []Run
 	for _, dir := range dirs {
-		r, err := loadOne(dir, opt.Paths, logw)
+		r, err := loadOne(dir, opt.Paths, logw, lab)
 		if err != nil {
 			return nil, fmt.Errorf("report: run folder %s: %w", dir, err)
 		}
 		out = append(out, r)
 	}
+	lab.report(logw)
 	return out, nil
 }
 
-func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
+func loadOne(dir string, over run.Paths, logw io.Writer, lab *labelJoin) (Run, error) {
 	r := Run{Dir: dir}
 	d := run.Dir(dir)
 	recs, err := d.Records()
@@ -91,6 +105,12 @@ func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
 	}
 
 	r.Summary, err = d.ReadSummary()
+	if lab != nil && len(recs) > 0 && (err == nil || errors.Is(err, os.ErrNotExist)) {
+		if folder != nil {
+			return recompute(r, folder, err, logw, lab)
+		}
+		fmt.Fprintf(logw, "%s: no config.json, so --labels %s is not joined to its records\n", dir, lab.labels.Path)
+	}
 	switch {
 	case err == nil:
 		if len(recs) == 0 {
@@ -110,7 +130,16 @@ func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
 		return r, err
 	}
 
-	// Summarise from the records, as eval would have at the end.
+	return recompute(r, folder, err, logw, nil)
+}
+
+// recompute summarises a run from its records, as eval would have at the
+// end (summaryErr is what reading summary.json gave: os.ErrNotExist marks
+// a run stopped before it). lab, when set, joins its labels to the
+// records first, over the questions the dataset gives (by text hash too)
+// or, failing it, those the records name (by id only).
+func recompute(r Run, folder *run.Folder, summaryErr error, logw io.Writer, lab *labelJoin) (Run, error) {
+	dir, recs, err := r.Dir, r.Records, summaryErr
 	r.Recomputed = true
 	cfg := folder.Config
 	qs, _, qerr := folder.Questions()
@@ -118,6 +147,13 @@ func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
 		fmt.Fprintf(logw, "%s: %v; counting only the questions its records name\n", dir, qerr)
 	} else if w := folder.DataChanged(); w != "" {
 		fmt.Fprintln(logw, "warning: "+w)
+	}
+	if lab != nil {
+		join := qs
+		if qerr != nil {
+			join = questionsFromRecords(recs)
+		}
+		lab.join(join, recs)
 	}
 	// Records of questions the dataset lacks still count (it may have
 	// changed), as do modes and runs config.json does not list.
@@ -170,4 +206,40 @@ func questionsFromRecords(recs []run.Record) []bench.Question {
 		}
 	}
 	return qs
+}
+
+// labelJoin is report --labels across the runs: the file, and per row
+// that labelled nothing in some run, what it missed, so that a row no
+// run matched is reported once.
+type labelJoin struct {
+	labels *run.Labels
+	runs   int                   // runs joined
+	missed map[int]run.LabelMiss // by line: the row's miss in the first run that missed it
+	misses map[int]int           // by line: how many runs it missed in
+}
+
+// join sets the labels over the records of the questions they name
+// (records is the run's slice, changed in place).
+func (l *labelJoin) join(qs []bench.Question, recs []run.Record) {
+	by, misses := l.labels.Join(qs)
+	run.Relabel(recs, by)
+	l.runs++
+	for _, m := range misses {
+		if _, ok := l.missed[m.Line]; !ok {
+			l.missed[m.Line] = m
+		}
+		l.misses[m.Line]++
+	}
+}
+
+// report writes the rows that labelled nothing in any run.
+func (l *labelJoin) report(logw io.Writer) {
+	if l == nil || l.runs == 0 {
+		return
+	}
+	for _, line := range slices.Sorted(maps.Keys(l.missed)) {
+		if l.misses[line] == l.runs {
+			fmt.Fprintln(logw, l.missed[line].String())
+		}
+	}
 }

@@ -28,7 +28,7 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	for _, section := range []func(*strings.Builder, *page){
 		writeRunsMarkdown, writeAccuracyMarkdown, writeEffectsMarkdown, writeTokensMarkdown,
 		writeRecallMarkdown, writeReasoningMarkdown, writeReasonByMarkdown, writeFlipsMarkdown,
-		writeMissMarkdown, writeFrontierMarkdown, writeToolsMarkdown,
+		writeMissMarkdown, writeFrontierMarkdown, writeToolsMarkdown, writeHarmfulMarkdown,
 	} {
 		section(&b, p)
 	}

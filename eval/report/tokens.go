@@ -200,6 +200,8 @@ func buildReasonBy(runs []Run, labs []string) []reasonByTable {
 
 // reasonLenText shows tokens when the server counted them and characters
 // when the reply carried the text: some servers give only one of the two.
+// A cot run has neither (it reasons in its answer): its completion tokens
+// are shown.
 func reasonLenText(x run.ReasoningLen) string {
 	if x.N == 0 {
 		return "–"
@@ -214,7 +216,11 @@ func reasonLenText(x run.ReasoningLen) string {
 		}
 		s += fmt.Sprintf("%.0f chars", x.Chars)
 	}
-	if s == "" {
+	switch {
+	case s == "" && x.Completion > 0:
+		// A cot run: the server counts its reasoning only as completion.
+		s = fmt.Sprintf("%.0f completion tok", x.Completion)
+	case s == "":
 		s = "0"
 	}
 	return fmt.Sprintf("%s (n=%d)", s, x.N)

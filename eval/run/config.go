@@ -97,6 +97,10 @@ type Config struct {
 	StopAfter int `json:"stop_after_failures,omitempty"`
 	// Limit keeps the first N questions in file order (0: all).
 	Limit int `json:"limit,omitempty"`
+	// Labels is a file of fields joined to the questions (--labels; see
+	// Labels), an absolute path; "" for none. Records made with it carry
+	// its labels in their breakdown.
+	Labels string `json:"labels,omitempty"`
 	// LogPrompts stores each prompt exactly as sent (prompts.db).
 	LogPrompts bool `json:"log_prompts,omitempty"`
 	// MaxToolCalls caps the tool calls of one question in a tool mode

@@ -7,9 +7,24 @@ import (
 )
 
 // LoadQuestions reads the benchmark a run was configured with (cfg.Bench,
-// cfg.Data, cfg.Fields). Problems are the rows that were reported or
-// skipped, with their line numbers.
+// cfg.Data, cfg.Fields), and joins cfg.Labels to it (see Labels).
+// Problems are the rows that were reported or skipped, with their line
+// numbers, then the labels rows that labelled no question (their File
+// set). A labels file that cannot be read is an error.
 func LoadQuestions(c Config) ([]bench.Question, []bench.Problem, error) {
+	qs, problems, err := loadDataset(c)
+	if err != nil || c.Labels == "" {
+		return qs, problems, err
+	}
+	l, err := ReadLabels(c.Labels)
+	if err != nil {
+		return qs, problems, err
+	}
+	return qs, append(problems, labelProblems(l.Apply(qs))...), nil
+}
+
+// loadDataset reads the benchmark alone.
+func loadDataset(c Config) ([]bench.Question, []bench.Problem, error) {
 	switch c.Bench {
 	case "elaipbench":
 		return bench.LoadElaipBench(c.Data)

@@ -189,15 +189,26 @@ func (l locator) resolve(p string, ok func(string) bool) (string, []string, bool
 }
 
 // Questions loads the run's dataset as the run did: the same format and
-// field map, the first Limit questions. Problems are the rows the loader
-// reported.
+// field map, its labels joined, the first Limit questions. Problems are
+// the rows the loader reported; a labels file no longer readable is one
+// of them, not an error (the records keep the labels they were made
+// with).
 func (f *Folder) Questions() ([]bench.Question, []bench.Problem, error) {
 	if f.DataErr != nil {
 		return nil, nil, f.DataErr
 	}
-	qs, problems, err := LoadQuestions(f.Config)
+	c := f.Config
+	c.Labels = ""
+	qs, problems, err := LoadQuestions(c)
 	if err != nil {
 		return nil, problems, fmt.Errorf("%s: %w", f.Config.Data, err)
+	}
+	if path := f.Config.Labels; path != "" {
+		if l, err := ReadLabels(path); err != nil {
+			problems = append(problems, bench.Problem{File: path, Msg: err.Error() + "; the records keep the labels they were made with"})
+		} else {
+			problems = append(problems, labelProblems(l.Apply(qs))...)
+		}
 	}
 	if f.Config.Limit > 0 && len(qs) > f.Config.Limit {
 		qs = qs[:f.Config.Limit]

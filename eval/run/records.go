@@ -49,7 +49,11 @@ type ContextItem struct {
 //     and no_accuracy when it reports no overall accuracy.
 //
 // extractor was added to version 2 without a new version: its absence
-// reads right as "unknown rules" in a record of any version.
+// reads right as "unknown rules" in a record of any version. So were
+// reasoning_answers and harmful_verification (computed when a record is
+// scored; rescore fills them in an older record), and summary.json's
+// harmful_verification: absent reads as "none found", or "not computed"
+// in a folder never rescored since.
 //
 // A field whose absence reads right as its zero value (omitempty, added
 // for a new feature) needs no new version; a field readers must be able
@@ -140,6 +144,20 @@ type Record struct {
 	// answer_score: scored 0 and kept in the denominator, as LPFQA
 	// averages over every task.
 	JudgeUnreadable bool `json:"judge_unreadable,omitempty"`
+	// ReasoningAnswers are the answers the reply committed to along the
+	// way, in order, on a record scored by extraction: those of the
+	// reasoning field, then those of the output (its <think> blocks and,
+	// for cot, its steps; the whole output is read, so the last one is
+	// usually the final answer). extract.Along says what a commitment is.
+	// Left out when there is none, and on records scored before it was
+	// kept (rescore fills it).
+	ReasoningAnswers []string `json:"reasoning_answers,omitempty"`
+	// HarmfulVerification marks a wrong answer whose reasoning had
+	// committed to the gold answer before it settled on another
+	// (ElaipBench §4.3): scored by extraction, no error, an answer
+	// extracted (not a miss) and wrong, and the gold among
+	// ReasoningAnswers. Left out when false.
+	HarmfulVerification bool `json:"harmful_verification,omitempty"`
 }
 
 // RouteCall is one of self-route's calls (fixed JSON).

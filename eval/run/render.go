@@ -118,6 +118,7 @@ func Markdown(s Summary) string {
 	for _, f := range fields {
 		markdownReasoningBy(&b, s, f)
 	}
+	markdownHarmful(&b, s)
 	for _, m := range s.Modes {
 		if r := s.ByMode[m].Routes; r != nil {
 			fmt.Fprintf(&b, "\n%s: %d of %d answers came from the passages; %d went on to the whole paper (the model replied unanswerable). Its prompt tokens are both calls'.\n",
@@ -228,7 +229,7 @@ func markdownReasoningBy(b *strings.Builder, s Summary, f string) {
 		cells := make([]string, len(vl))
 		for i, v := range vl {
 			x := rb[v]
-			cells[i] = fmt.Sprintf("%s: %.0f tok, %.0f chars (n=%d)", v, x.Tokens, x.Chars, x.N)
+			cells[i] = fmt.Sprintf("%s: %.0f tok, %.0f chars, %.0f completion tok (n=%d)", v, x.Tokens, x.Chars, x.Completion, x.N)
 		}
 		MarkdownRow(&rows, m, strings.Join(cells, "; "))
 	}

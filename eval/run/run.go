@@ -676,6 +676,7 @@ func evaluate(ctx context.Context, b *builder, sv solver, sc scorer, q bench.Que
 func (s scorer) verdict(ctx context.Context, q bench.Question, r *Record) (fatal, callErr error) {
 	r.Extracted, r.Method, r.Extractor, r.Score = "", "", "", nil
 	r.Miss, r.Correct, r.Truncated, r.JudgeReplyCut, r.JudgeUnreadable = false, false, false, false, false
+	r.ReasoningAnswers, r.HarmfulVerification = nil, false
 	if strings.TrimSpace(r.Output) == "" && strings.TrimSpace(r.Reasoning) == "" && r.FinishReason != "length" {
 		r.Error = "empty reply from the model"
 		if r.ReplyCut {
@@ -690,6 +691,7 @@ func (s scorer) verdict(ctx context.Context, q bench.Question, r *Record) (fatal
 	if r.FinishReason == "length" && (r.Miss || strings.TrimSpace(r.Output) == "") {
 		r.Truncated, r.Correct = true, false
 	}
+	markReasoning(q, r)
 	return nil, nil
 }
 

@@ -81,14 +81,24 @@ type ModeStats struct {
 	// JudgeUnreadable counts judge replies without a readable
 	// answer_score, scored 0 and kept in the accuracy.
 	JudgeUnreadable int `json:"judge_unreadable,omitempty"`
+	// HarmfulVerification is the share of wrong answers whose reasoning
+	// had reached the gold answer (ElaipBench §4.3, Figure 3); absent
+	// without records scored by extraction, or in a base run without
+	// reasoning text.
+	HarmfulVerification *Harmful `json:"harmful_verification,omitempty"`
 }
 
 // ReasoningLen is a mean reasoning length: tokens as the server counted
 // them (0 when it does not say) and characters of reasoning text.
+// Completion is the mean completion tokens, reasoning and answer
+// together: a cot run's reasoning is its answer's text, which the server
+// counts only there (ElaipBench's Figure 5 sets CoT lengths beside
+// reasoning models').
 type ReasoningLen struct {
-	Tokens float64 `json:"tokens"`
-	Chars  float64 `json:"chars"`
-	N      int     `json:"n"`
+	Tokens     float64 `json:"tokens"`
+	Chars      float64 `json:"chars"`
+	Completion float64 `json:"completion_tokens,omitempty"`
+	N          int     `json:"n"`
 }
 
 // Effect is one mode against the baseline, paired over questions.
@@ -238,11 +248,14 @@ func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 func summarizeMode(cfg Config, rs []Record) ModeStats {
 	ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
 	t := newModeTally()
+	var h harmfulTally
 	for _, r := range rs {
 		countRecord(&ms, r)
 		t.add(r)
+		h.add(r)
 	}
 	t.fill(&ms, len(rs))
+	ms.HarmfulVerification = h.result(cfg.Paradigm)
 	for typ, trs := range t.byType {
 		ms.ByType[typ] = accOf(trs, cfg.Runs)
 	}
@@ -253,7 +266,7 @@ func summarizeMode(cfg Config, rs []Record) ModeStats {
 		}
 		ms.CostUSD = &v
 	}
-	ms.ReasoningBy = reasoningBy(t.reasonBy)
+	ms.ReasoningBy = reasoningBy(t.reasonBy, cfg.Paradigm == CoT)
 	for f, vals := range t.byField {
 		ms.ByBreakdown[f] = map[string]Acc{}
 		for v, frs := range vals {
@@ -323,6 +336,7 @@ func (t *modeTally) add(r Record) {
 			}
 			x.Tokens += float64(r.Usage.ReasoningTokens)
 			x.Chars += float64(len(r.Reasoning))
+			x.Completion += float64(r.Usage.CompletionTokens)
 			x.N++
 		}
 	}
@@ -371,14 +385,15 @@ func (t *modeTally) fill(ms *ModeStats, n int) {
 }
 
 // reasoningBy turns reasoning sums into means per breakdown value, for
-// the fields where the model thought at all; nil when it never did (a
+// the fields where the model thought at all (in a cot run, wrote any
+// completion: its reasoning is its answer); nil when it never did (a
 // model that does not think: nothing to relate).
-func reasoningBy(sums map[string]map[string]*ReasoningLen) map[string]map[string]ReasoningLen {
+func reasoningBy(sums map[string]map[string]*ReasoningLen, cot bool) map[string]map[string]ReasoningLen {
 	var out map[string]map[string]ReasoningLen
 	for f, vals := range sums {
 		thinks := false
 		for _, x := range vals {
-			thinks = thinks || x.Tokens > 0 || x.Chars > 0
+			thinks = thinks || x.Tokens > 0 || x.Chars > 0 || (cot && x.Completion > 0)
 		}
 		if !thinks {
 			continue
@@ -388,7 +403,8 @@ func reasoningBy(sums map[string]map[string]*ReasoningLen) map[string]map[string
 		}
 		out[f] = map[string]ReasoningLen{}
 		for v, x := range vals {
-			out[f][v] = ReasoningLen{Tokens: x.Tokens / float64(x.N), Chars: x.Chars / float64(x.N), N: x.N}
+			n := float64(x.N)
+			out[f][v] = ReasoningLen{Tokens: x.Tokens / n, Chars: x.Chars / n, Completion: x.Completion / n, N: x.N}
 		}
 	}
 	return out

@@ -71,16 +71,22 @@ func TestReasoningBy(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		sums map[string]map[string]*ReasoningLen
+		cot  bool
 		want map[string]map[string]ReasoningLen
 	}{
-		{"none", nil, nil},
-		{"a model that does not think", map[string]map[string]*ReasoningLen{"d": {"easy": {N: 3}}}, nil},
+		{"none", nil, false, nil},
+		{"a model that does not think", map[string]map[string]*ReasoningLen{"d": {"easy": {N: 3}}}, false, nil},
 		{"means per value", map[string]map[string]*ReasoningLen{
-			"d": {"easy": {Tokens: 10, Chars: 40, N: 2}, "hard": {N: 1}},
+			"d": {"easy": {Tokens: 10, Chars: 40, Completion: 60, N: 2}, "hard": {N: 1}},
 			"f": {"x": {N: 4}},
-		}, map[string]map[string]ReasoningLen{"d": {"easy": {Tokens: 5, Chars: 20, N: 2}, "hard": {N: 1}}}},
+		}, false, map[string]map[string]ReasoningLen{"d": {"easy": {Tokens: 5, Chars: 20, Completion: 30, N: 2}, "hard": {N: 1}}}},
+		// A base run's letters are completions too, not reasoning.
+		{"base completions", map[string]map[string]*ReasoningLen{"d": {"easy": {Completion: 4, N: 2}}}, false, nil},
+		// A cot run reasons in its answer: its completion is its reasoning.
+		{"cot completions", map[string]map[string]*ReasoningLen{"d": {"easy": {Completion: 800, N: 2}, "hard": {Completion: 600, N: 1}}}, true,
+			map[string]map[string]ReasoningLen{"d": {"easy": {Completion: 400, N: 2}, "hard": {Completion: 600, N: 1}}}},
 	} {
-		if got := reasoningBy(tc.sums); !reflect.DeepEqual(got, tc.want) {
+		if got := reasoningBy(tc.sums, tc.cot); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

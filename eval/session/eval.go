@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -76,7 +77,7 @@ func Prepare(req Request) (run.Config, error) {
 func Questions(c run.Config, logw io.Writer) ([]bench.Question, error) {
 	qs, problems, err := run.LoadQuestions(c)
 	for _, p := range problems {
-		fmt.Fprintf(logOf(logw), "%s:%s\n", c.Data, p)
+		fmt.Fprintf(logOf(logw), "%s:%s\n", cmp.Or(p.File, c.Data), p)
 	}
 	return qs, err
 }

@@ -26,7 +26,7 @@ func SafeName(model string) string {
 // serve and report work from any directory), the dataset's SHA-256, the
 // build and the command line.
 func describe(c *run.Config, command []string) error {
-	for _, p := range []*string{&c.Data, &c.Papers, &c.Home, &c.Out, &c.PromptDir} {
+	for _, p := range []*string{&c.Data, &c.Papers, &c.Home, &c.Out, &c.PromptDir, &c.Labels} {
 		if *p == "" {
 			continue
 		}

@@ -36,6 +36,7 @@ func (f *Eval) rerunOf() (*Eval, *session.Rerun, error) {
 	var g Eval
 	gfl := pflag.NewFlagSet("rerun", pflag.ContinueOnError)
 	g.Add(gfl)
+	g.AddLabels(gfl) // eval's: a --labels given now replaces the recorded one
 	g.Config, g.Modes, g.rerank = rr.Config, strings.Join(rr.Config.Modes, ","), rr.Rerank
 	g.Index.BM25 = rr.Index.BM25
 	if f.fl != nil {
