@@ -4,12 +4,31 @@ import (
 	"fmt"
 
 	"github.com/paperlens/paperlens/eval/bench"
+	"github.com/paperlens/paperlens/eval/compose"
 )
 
 // LoadQuestions reads the benchmark a run was configured with (cfg.Bench,
 // cfg.Data, cfg.Fields). Problems are the rows that were reported or
-// skipped, with their line numbers.
+// skipped, with their line numbers. With cfg.Compose (eval --compose) the
+// questions are those composed from the file for each run, marked with
+// their run; the papers composition leaves out are problems too.
 func LoadQuestions(c Config) ([]bench.Question, []bench.Problem, error) {
+	qs, problems, err := loadSource(c)
+	if err != nil || c.Compose == nil {
+		return qs, problems, err
+	}
+	composed, skips, err := compose.ForRuns(qs, *c.Compose, c.Runs)
+	for _, s := range skips {
+		problems = append(problems, bench.Problem{Line: s.Line, Msg: "--compose: " + s.Message()})
+	}
+	if err != nil {
+		return nil, problems, fmt.Errorf("--compose over %s: %w", c.Data, err)
+	}
+	return composed, problems, nil
+}
+
+// loadSource reads the benchmark file in its format.
+func loadSource(c Config) ([]bench.Question, []bench.Problem, error) {
 	switch c.Bench {
 	case "elaipbench":
 		return bench.LoadElaipBench(c.Data)
@@ -23,4 +42,19 @@ func LoadQuestions(c Config) ([]bench.Question, []bench.Problem, error) {
 		return bench.LoadJSONL(c.Data)
 	}
 	return nil, nil, fmt.Errorf("--bench %q: use elaipbench, lpfqa or jsonl", c.Bench)
+}
+
+// composeDiff says how two runs' --compose differ ("" when they ask the
+// same questions): one composed and one not, or another shape or seed.
+func composeDiff(old, cur *compose.Spec) string {
+	what := func(s *compose.Spec) string {
+		if s == nil {
+			return "the benchmark's own questions"
+		}
+		return fmt.Sprintf("questions composed with --compose %s and --seed %d", s, s.Seed)
+	}
+	if a, b := what(old), what(cur); a != b {
+		return a + ", now " + b
+	}
+	return ""
 }
