@@ -141,7 +141,7 @@ func loadOne(dir string, over run.Paths, logw io.Writer) (Run, error) {
 		}
 	}
 	r.Summary = run.Summarize(cfg, qs, recs)
-	r.Progress = CountProgress(recs, len(qs), cfg.Modes, cfg.Runs)
+	r.Progress = CountProgress(recs, run.PerRun(qs), cfg.Modes, cfg.Runs)
 	r.Progress.Guessed = qerr != nil
 	r.Progress.NoSummary = errors.Is(err, os.ErrNotExist)
 	return r, nil
