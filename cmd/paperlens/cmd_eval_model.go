@@ -31,6 +31,7 @@ func newEvalModelCmd(g *globalOptions) *cobra.Command {
 	f.Add(cmd.Flags())
 	f.AddRetrieved(cmd.Flags())
 	f.AddConfig(cmd.Flags())
+	f.AddCompose(cmd.Flags())
 	return cmd
 }
 
