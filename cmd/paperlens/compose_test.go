@@ -198,13 +198,12 @@ func composedReader(rows []compose.Row) func(modeltest.Request) (string, string)
 // and composed rows the reader saw.
 func TestComposedEvalUnderEvidenceReader(t *testing.T) {
 	t.Parallel()
-	rows, _ := composeFile(t, "--seed", "5")
+	rows, file := composeFile(t, "--seed", "5")
 	byID := map[string]compose.Row{}
 	for _, r := range rows {
 		byID[r.ID] = r
 	}
 	data := filepath.Join(t.TempDir(), "composed.jsonl")
-	_, file := composeFile(t, "--seed", "5")
 	if err := os.WriteFile(data, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -241,22 +240,7 @@ func TestComposedEvalUnderEvidenceReader(t *testing.T) {
 	right, n := map[string]int{}, map[string]int{}
 	for _, rec := range readRecords(t, out) {
 		row := byID[rec.QuestionID]
-		var parts []string
-		switch rec.Mode {
-		case "full":
-			text, err := st.Text(rec.PaperID)
-			if err != nil || rec.TruncatedTokens > 0 {
-				t.Fatalf("%s: paper %v, cut by %d tokens", rec.QuestionID, err, rec.TruncatedTokens)
-			}
-			parts = []string{text}
-		case "bm25":
-			for _, c := range rec.Context {
-				parts = append(parts, passages[c.PassageID])
-			}
-		case "oracle":
-			parts = []string{row.Evidence}
-		}
-		want := keyKnown(row, sources, parts)
+		want := keyKnown(row, sources, recordContext(t, st, passages, row, rec))
 		if rec.Correct != want || rec.Error != "" {
 			t.Errorf("%s %s: correct %v (%s), but the answer's evidence in its context: %v", rec.Mode, rec.QuestionID, rec.Correct, rec.Error, want)
 		}
@@ -286,6 +270,29 @@ func TestComposedEvalUnderEvidenceReader(t *testing.T) {
 	if r := sum.ByMode["bm25"].EvidenceRecall; r == nil || *r <= 0 || *r >= 1 {
 		t.Errorf("bm25 evidence recall %v: the union of the statements' evidence is scored", r)
 	}
+}
+
+// recordContext is the context a record says its question got, as texts:
+// none (closed-book), the paper (full), the passages it names (bm25), the
+// gold evidence (oracle).
+func recordContext(t *testing.T, st *corpus.Store, passages map[string]string, row compose.Row, rec run.Record) []string {
+	t.Helper()
+	var parts []string
+	switch rec.Mode {
+	case "full":
+		text, err := st.Text(rec.PaperID)
+		if err != nil || rec.TruncatedTokens > 0 {
+			t.Fatalf("%s: paper %v, cut by %d tokens", rec.QuestionID, err, rec.TruncatedTokens)
+		}
+		parts = []string{text}
+	case "bm25":
+		for _, c := range rec.Context {
+			parts = append(parts, passages[c.PassageID])
+		}
+	case "oracle":
+		parts = []string{row.Evidence}
+	}
+	return parts
 }
 
 // eval --compose draws each run's questions afresh from --seed + r,

@@ -96,20 +96,7 @@ func checkQuestion(t *testing.T, q compose.Question, byID map[string]bench.Quest
 	if acc != compose.Mixed && c.Accuracy != acc {
 		t.Errorf("%s asks for %s, want %s", q.ID, c.Accuracy, acc)
 	}
-	truth := map[string]bool{}
-	for i, u := range c.Statements {
-		if u.Numeral != compose.Numeral(i+1) {
-			t.Errorf("%s: statement %d numbered %s", q.ID, i+1, u.Numeral)
-		}
-		s, ok := byID[u.Source]
-		if !ok || s.PaperID != q.PaperID {
-			t.Fatalf("%s: statement %s from %q, not a question of paper %s", q.ID, u.Numeral, u.Source, q.PaperID)
-		}
-		truth[u.Numeral] = strings.Contains(s.Answer, u.Letter)
-		if truth[u.Numeral] != u.True {
-			t.Errorf("%s: statement %s recorded %v, but option %s of %s is %v", q.ID, u.Numeral, u.True, u.Letter, u.Source, !u.True)
-		}
-	}
+	truth := sourceTruths(t, q, byID)
 	ns, no := len(c.Statements), len(c.Options)
 	if ns < 8 || ns > 10 || no < 4 || no > 8 || q.Breakdown["statements"] != strconv.Itoa(ns) || q.Breakdown["options"] != strconv.Itoa(no) {
 		t.Errorf("%s: %d statements and %d options (breakdown %v), want 8-10 and 4-8", q.ID, ns, no, q.Breakdown)
@@ -132,13 +119,43 @@ func checkQuestion(t *testing.T, q compose.Question, byID map[string]bench.Quest
 	if len(keys) != 1 || keys[0] != q.Answer || q.Type != "SA-MCQ" {
 		t.Errorf("%s (%s): options of the asked truth %v, answer %s (%s)", q.ID, c.Accuracy, keys, q.Answer, q.Type)
 	}
-	// The question lists what the composition records.
+	checkText(t, q)
+}
+
+// sourceTruths are the truths of a question's statements by numeral, as
+// the source's answer keys give them; it checks that the numbering runs
+// I, II, ..., that every statement comes from the question's paper, and
+// that the composition records the same truths.
+func sourceTruths(t *testing.T, q compose.Question, byID map[string]bench.Question) map[string]bool {
+	t.Helper()
+	truth := map[string]bool{}
+	for i, u := range q.Composition.Statements {
+		if u.Numeral != compose.Numeral(i+1) {
+			t.Errorf("%s: statement %d numbered %s", q.ID, i+1, u.Numeral)
+		}
+		s, ok := byID[u.Source]
+		if !ok || s.PaperID != q.PaperID {
+			t.Fatalf("%s: statement %s from %q, not a question of paper %s", q.ID, u.Numeral, u.Source, q.PaperID)
+		}
+		truth[u.Numeral] = strings.Contains(s.Answer, u.Letter)
+		if truth[u.Numeral] != u.True {
+			t.Errorf("%s: statement %s recorded %v, but option %s of %s is %v", q.ID, u.Numeral, u.True, u.Letter, u.Source, !u.True)
+		}
+	}
+	return truth
+}
+
+// checkText checks that the question lists what the composition records:
+// the options it parses into, and the word of A.3's list it asks with.
+func checkText(t *testing.T, q compose.Question) {
+	t.Helper()
+	c := q.Composition
 	m := mcq.Parse(q.Text)
-	if len(m.Options) != no || m.Stem != q.MCQ.Stem || len(m.Doubts) > 0 {
-		t.Errorf("%s: the text parses into %d options (doubts %v), want %d", q.ID, len(m.Options), m.Doubts, no)
+	if len(m.Options) != len(c.Options) || m.Stem != q.MCQ.Stem || len(m.Doubts) > 0 {
+		t.Errorf("%s: the text parses into %d options (doubts %v), want %d", q.ID, len(m.Options), m.Doubts, len(c.Options))
 	}
 	for i, o := range m.Options {
-		if o.Text != strings.Join(c.Options[i], ", ") {
+		if i < len(c.Options) && o.Text != strings.Join(c.Options[i], ", ") {
 			t.Errorf("%s: option %s reads %q, composed %v", q.ID, o.Letter, o.Text, c.Options[i])
 		}
 	}
