@@ -27,7 +27,11 @@
 //     incorrect, or mixed to draw one per question); statements numbered
 //     with upper-case Roman numerals (I., II., …, as A.3's example; §4.1's
 //     text says lower case), then "Options:" and the options A, B, …,
-//     each its statements' numerals in ascending order ("I, II, VIII");
+//     each its statements' numerals in ascending order ("I, II, VIII").
+//     A.3's instruction line ("Answer the following multiple choice
+//     question. ... end your response with 'Answer: $LETTER'") is not
+//     part of the question: eval's prompt templates give every
+//     benchmark's instruction, and its extractor reads "Answer: X";
 //   - the answer: exactly one option whose statements all have the asked
 //     truth (all true for correct, all false for incorrect). It is built
 //     so: the key's statements have that truth, and every other option
