@@ -32,6 +32,7 @@ func newEvalModelCmd(g *globalOptions) *cobra.Command {
 	f.AddRetrieved(cmd.Flags())
 	f.AddConfig(cmd.Flags())
 	f.AddLabels(cmd.Flags())
+	f.AddCompose(cmd.Flags())
 	return cmd
 }
 

@@ -81,7 +81,7 @@ func newRoot(g *globalOptions) *cobra.Command {
 	root.SetErr(g.stderr)
 	root.PersistentFlags().StringVar(&g.home, "home", "", "corpus and index folder (default $PAPERLENS_HOME, else ./.paperlens)")
 	root.AddCommand(newIngestCmd(g), newPapersCmd(g), newPassagesCmd(g), newIndexCmd(g), newSearchCmd(g), newEvalCmd(g), newStudyCmd(g),
-		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newExportCmd(g), newRescoreCmd(g), newJudgeCheckCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
+		newAskCmd(g), newInspectCmd(g), newServeCmd(g), newReportCmd(g), newExportCmd(g), newRescoreCmd(g), newJudgeCheckCmd(g), newComposeCmd(g), newPromptCmd(g), newMeasureCmd(g, "measure"), newMeasureCmd(g, "bench"), newWorkerCmd())
 	// Every command whose web modes fetch pages parses them in workers.
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -28,6 +28,11 @@ type Question struct {
 	Line         int               `json:"line"`      // where it came from
 	Warnings     []string          `json:"warnings,omitempty"`
 
+	// Run, when set, is the one run that asks the question: eval
+	// --compose draws each run's questions afresh (eval/compose). 0: every
+	// run asks it.
+	Run int `json:"run,omitempty"`
+
 	// Fields for LLM-judged answers (LPFQA, generic short answers).
 	Reference string `json:"reference,omitempty"`  // the reference as published (LPFQA response_reference: answer and evaluation points), for a judge template that wants it whole
 	KeyPoints string `json:"key_points,omitempty"` // evaluation points the judge must check (LPFQA <评估要点>)

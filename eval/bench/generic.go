@@ -43,6 +43,8 @@ var upperLetters = lazyregexp.MustCompile(`^[\s(（]*[A-J](?:[\s,;、，()（）
 //	key_points     optional: evaluation points for a judge of short answers
 //	difficulty, level, discipline, domain, primary_domain, category, subject:
 //	               optional strings, kept in Breakdown to group results by
+//	breakdown      optional object of strings, e.g. {"statements": "9"}: more
+//	               fields to group results by (a composed file's; eval/compose)
 //
 // Other fields are ignored. Malformed rows are reported with their line and
 // skipped, as with LoadElaipBench.
@@ -157,6 +159,9 @@ func genericRow(r dataset.Row) (Question, bool, error) {
 		}
 	}
 
+	if err := breakdownObject(r.Fields["breakdown"], q.Breakdown); err != nil {
+		return Question{}, false, err
+	}
 	for _, f := range breakdownFields {
 		if v := get(f); v != "" {
 			q.Breakdown[f] = v
@@ -168,6 +173,27 @@ func genericRow(r dataset.Row) (Question, bool, error) {
 		q.ID = StableID("q-", q.PaperID, q.Text)
 	}
 	return q, explicit, nil
+}
+
+// breakdownObject adds the breakdown field's object of strings to into.
+func breakdownObject(v any, into map[string]string) error {
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("breakdown must be an object of strings, e.g. {\"statements\": \"9\"}")
+	}
+	for k, e := range m {
+		s, ok := scalar(e)
+		if !ok {
+			return fmt.Errorf("breakdown[%q] is not text", k)
+		}
+		if k, s = strings.TrimSpace(k), strings.TrimSpace(s); k != "" && s != "" {
+			into[k] = s
+		}
+	}
+	return nil
 }
 
 // hasLetters reports whether every letter of ans (as normalised) is one of

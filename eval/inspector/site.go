@@ -245,7 +245,8 @@ func (s *Site) loadRun(id, dir string, logw io.Writer) (*Run, error) {
 	for _, rec := range recs {
 		runs = max(runs, rec.Run)
 	}
-	r.Progress = runfolder.CountProgress(recs, len(r.Questions), want, runs)
+	// A composed run (eval --compose) asks each run its own questions.
+	r.Progress = runfolder.CountProgress(recs, len(r.Questions)-len(qs)+run.PerRun(qs), want, runs)
 	r.Progress.Guessed = qerr != nil
 
 	sum, err := d.ReadSummary()

@@ -10,7 +10,9 @@
 //     question type plus overall (mean ± std over runs), n, miss rate %,
 //     evidence recall %, replies truncated by the token limit, the server's
 //     tokens per question (prompt · completion (reasoning)) and, when the
-//     run was given --price, its cost in US$;
+//     run was given --price, its cost in US$; for composed questions
+//     (eval/compose) also accuracy by number of statements and by number
+//     of options, from the summaries' by_breakdown (compose.go);
 //  2. the RAG effect per model: each mode's accuracy difference against the
 //     baseline with its 95% bootstrap interval (chart like ElaipBench
 //     Figure 6) and McNemar p;

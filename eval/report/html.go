@@ -32,6 +32,7 @@ type page struct {
 	TokensTab string // the same, for the Markdown table
 	TokensOut int    // modes left off the chart: no token count at all
 	ReasonBy  []reasonByTable
+	Shape     []reasonByTable // accuracy by composed questions' statements and options
 	Flips     []flipPair
 	Tools     []toolRow
 	CallBkts  []string
@@ -121,6 +122,7 @@ func build(runs []Run) (*page, error) {
 		p.TokensSVG, p.TokensCap, p.TokensTab = tokensChart(p.Tokens, src), src.caption(), src.table()
 	}
 	p.ReasonBy = buildReasonBy(runs, labs)
+	p.Shape = buildShape(runs, labs)
 	p.Flips = buildFlips(runs, labs)
 	p.Tools, p.CallBkts = buildTools(runs, labs), callBuckets
 	harmfulNum := 10
@@ -253,7 +255,12 @@ td.cov{color:#1a7f37}td.nocov{color:#b42318;font-weight:bold}
 {{range .Acc.Rows}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}<td class="o">{{.Overall}}</td><td>{{.N}}</td><td>{{.Miss}}</td><td>{{.Recall}}</td><td>{{.Truncated}}</td><td>{{.Tokens}}</td>{{if $.Acc.HasCost}}<td>{{.Cost}}</td>{{end}}</tr>
 {{end}}</table>
 <p class="note">Truncated: replies cut by the token limit before an answer (counted wrong). Tokens per question are the server's counts over every record: prompt · completion, with the reasoning part of the completion in brackets.{{if .Acc.HasCost}} Cost is those tokens at the --price given to the run, over all its runs.{{end}}</p>
-
+{{range .Shape}}<h3>Accuracy by {{.Field}}</h3>
+<p class="note">{{$.ShapeNote}}</p>
+<table><tr><th class="l">model</th><th class="l">mode</th>{{range .Values}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td class="l">{{.Model}}</td><td class="l">{{.Mode}}</td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
 <h2>2. {{.H.effect}}</h2>
 <p class="note">Δ is the mode's accuracy minus the baseline's in points, paired over questions; whiskers are the 95% bootstrap interval; p is McNemar's test on per-question majority correctness.</p>
 {{range .Effects}}<h3>{{.Model}} (baseline: {{.Baseline}})</h3>

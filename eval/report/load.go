@@ -177,7 +177,7 @@ func recompute(r Run, folder *run.Folder, summaryErr error, logw io.Writer, lab 
 		}
 	}
 	r.Summary = run.Summarize(cfg, qs, recs)
-	r.Progress = CountProgress(recs, len(qs), cfg.Modes, cfg.Runs)
+	r.Progress = CountProgress(recs, run.PerRun(qs), cfg.Modes, cfg.Runs)
 	r.Progress.Guessed = qerr != nil
 	r.Progress.NoSummary = errors.Is(err, os.ErrNotExist)
 	return r, nil

@@ -26,7 +26,7 @@ func MarkdownWith(w io.Writer, runs []Run, opt WriteOptions) error {
 	var b strings.Builder
 	b.WriteString("# paperlens report\n\n")
 	for _, section := range []func(*strings.Builder, *page){
-		writeRunsMarkdown, writeAccuracyMarkdown, writeEffectsMarkdown, writeTokensMarkdown,
+		writeRunsMarkdown, writeAccuracyMarkdown, writeShapeMarkdown, writeEffectsMarkdown, writeTokensMarkdown,
 		writeRecallMarkdown, writeReasoningMarkdown, writeReasonByMarkdown, writeFlipsMarkdown,
 		writeMissMarkdown, writeFrontierMarkdown, writeToolsMarkdown, writeHarmfulMarkdown,
 	} {

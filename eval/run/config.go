@@ -19,6 +19,7 @@ import (
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/agent"
+	"github.com/paperlens/paperlens/eval/compose"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/protocol"
 	"github.com/paperlens/paperlens/model"
@@ -145,6 +146,11 @@ type Config struct {
 	// with its absolute path and the SHA-256 of its bytes when the run
 	// started, so that the folder says which retrieval it was given.
 	Retrieved []RetrievedFile `json:"retrieved,omitempty"`
+
+	// Compose (eval --compose, issue 26) draws each run's questions
+	// afresh from Data's in Encyclo-K's form (eval/compose): run r with
+	// seed Compose.Seed + r, each listed in its run_seeds.
+	Compose *compose.Spec `json:"compose,omitempty"`
 
 	// The papers' protocol (eval/protocol owns the defaults).
 	// BM25 is the scorer behind bm25 and hybrid within a paper: okapi
@@ -541,6 +547,9 @@ func (c *Config) Validate() error {
 	if err := c.checkRetrieved(); err != nil {
 		return err
 	}
+	if err := c.checkCompose(); err != nil {
+		return err
+	}
 	switch c.BM25 {
 	case "", protocol.OkapiScorer, protocol.BleveScorer:
 	default:
@@ -599,6 +608,21 @@ func (c *Config) Validate() error {
 		return err
 	}
 	return c.Judge.Validate("judge-")
+}
+
+// checkCompose checks eval --compose's shape, and that --limit, which
+// would keep the first questions of the first run only, is not given too.
+func (c *Config) checkCompose() error {
+	if c.Compose == nil {
+		return nil
+	}
+	if c.Limit > 0 {
+		return fmt.Errorf("--limit with --compose: give the number of questions per run as --compose questions=N instead")
+	}
+	if err := c.Compose.Validate(); err != nil {
+		return fmt.Errorf("--compose: %w", err)
+	}
+	return nil
 }
 
 // ParseExcludeKinds reads --exclude-kinds: a comma-separated list of

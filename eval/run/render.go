@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -193,6 +193,26 @@ func breakdownFields(s Summary) []string {
 	return slices.Sorted(maps.Keys(fields))
 }
 
+// SortValues sorts breakdown values in place, numbers by value (8, 9,
+// 10: a composed question's statements and options) before the rest in
+// text order, and returns them.
+func SortValues(vs []string) []string {
+	slices.SortFunc(vs, func(a, b string) int {
+		x, errA := strconv.Atoi(a)
+		y, errB := strconv.Atoi(b)
+		switch {
+		case errA == nil && errB == nil:
+			return x - y
+		case errA == nil:
+			return -1
+		case errB == nil:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return vs
+}
+
 func markdownBreakdown(b *strings.Builder, s Summary, f string) {
 	vals := map[string]bool{}
 	for _, ms := range s.ByMode {
@@ -200,8 +220,7 @@ func markdownBreakdown(b *strings.Builder, s Summary, f string) {
 			vals[v] = true
 		}
 	}
-	vl := slices.Collect(maps.Keys(vals))
-	sort.Strings(vl)
+	vl := SortValues(slices.Collect(maps.Keys(vals)))
 	fmt.Fprintf(b, "\n## Accuracy (%%) by %s\n\n", f)
 	MarkdownHead(b, append([]string{"mode"}, vl...)...)
 	for _, m := range s.Modes {

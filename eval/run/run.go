@@ -141,6 +141,9 @@ func pending(cfg Config, qs []bench.Question) (jobs []job, finished map[key]bool
 	for run := 1; run <= cfg.Runs; run++ {
 		for _, mode := range cfg.Modes {
 			for _, q := range qs {
+				if q.Run != 0 && q.Run != run {
+					continue // a composed question of another run
+				}
 				if !finished[key{q.ID, mode, run}] {
 					jobs = append(jobs, job{q, mode, run})
 				}
@@ -148,6 +151,24 @@ func pending(cfg Config, qs []bench.Question) (jobs []job, finished map[key]bool
 		}
 	}
 	return jobs, finished, nil
+}
+
+// PerRun is how many questions one run asks: all of them, or with eval
+// --compose (questions marked with their run) the most any run's own
+// set holds. Summary.Questions counts it, so that questions × modes ×
+// runs is the records of a finished run.
+func PerRun(qs []bench.Question) int {
+	n := map[int]int{}
+	for _, q := range qs {
+		n[q.Run]++
+	}
+	most := n[0]
+	for r, c := range n {
+		if r != 0 {
+			most = max(most, n[0]+c)
+		}
+	}
+	return most
 }
 
 // Run evaluates the configured model on the questions in every mode and run,
@@ -260,7 +281,7 @@ func (r *runner) start(ctx context.Context) error {
 		// The totals are known now, before the preflight and the first
 		// answer, which can each take minutes: a reporter that heard
 		// nothing until a record finished would say "0/0 done".
-		r.opt.Progress(Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: len(r.opt.Questions), Resumed: done})
+		r.opt.Progress(Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: PerRun(r.opt.Questions), Resumed: done})
 	}
 	if r.opt.Preflight != nil && len(r.jobs) > 0 {
 		cfg, err := preflight(ctx, r.cfg, r.opt.Preflight, r.opt.Log)
@@ -329,7 +350,7 @@ func (r *runner) work(ctx context.Context) {
 		r.modeDone[[2]string{k.mode, fmt.Sprint(k.run)}]++
 	}
 	done := len(r.finished)
-	r.prog = Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: len(r.opt.Questions), Started: time.Now(), Resumed: done}
+	r.prog = Progress{Done: done, Total: len(r.jobs) + done, ModeTotal: PerRun(r.opt.Questions), Started: time.Now(), Resumed: done}
 	stopAfter := r.cfg.StopAfter
 	if stopAfter == 0 {
 		stopAfter = DefaultStopAfter
@@ -860,6 +881,9 @@ func checkSameRun(cfg Config) error {
 	if old.Model != cfg.Model || old.Bench != cfg.Bench || old.Paradigm != cfg.Paradigm || oldData != newData {
 		return fmt.Errorf("%s holds a run of %s on %s (%s); use another --out for %s on %s (%s)",
 			cfg.Out, old.Model, old.Data, old.Paradigm, cfg.Model, cfg.Data, cfg.Paradigm)
+	}
+	if d := composeDiff(old.Compose, cfg.Compose); d != "" {
+		return fmt.Errorf("%s holds a run on %s; finished answers would be mixed with new ones: use another --out, or the same --compose and --seed to resume", cfg.Out, d)
 	}
 	if d := contextDiff(old, cfg); d != "" {
 		return fmt.Errorf("%s holds a run whose prompts were built differently (%s); finished answers would be mixed with new ones: use another --out, or the same flags to resume", cfg.Out, d)

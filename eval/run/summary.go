@@ -124,7 +124,7 @@ type Summary struct {
 	Bench     string               `json:"bench"`
 	Paradigm  string               `json:"paradigm"`
 	Runs      int                  `json:"runs"`
-	Questions int                  `json:"questions"`
+	Questions int                  `json:"questions"` // asked in each run (PerRun)
 	Modes     []string             `json:"modes"`
 	Baseline  string               `json:"baseline"`
 	ByMode    map[string]ModeStats `json:"by_mode"`
@@ -208,7 +208,7 @@ func accWhere(recs []Record, runs int, keep func(Record) bool) Acc {
 // per-question majority correctness.
 func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
 	p := Protocol(cfg)
-	s := Summary{Schema: SchemaVersion, Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: len(qs),
+	s := Summary{Schema: SchemaVersion, Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: PerRun(qs),
 		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}, Protocol: &p}
 	if cfg.Bench == "lpfqa" && cfg.JudgeModel == "" {
 		s.NoAccuracy = NoJudgeLPFQA

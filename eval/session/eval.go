@@ -50,6 +50,7 @@ func Prepare(req Request) (run.Config, error) {
 	// own it.
 	c.BM25 = req.Index.Scorer()
 	c.Defaults(&req.Overrides)
+	composeRuns(&c, req.Compose)
 	if c.Out == "" {
 		c.Out = DefaultFolder(c)
 	}

@@ -11,9 +11,14 @@ import (
 )
 
 // DefaultFolder is where a run goes when no folder is given:
-// runs/<bench>-<model>-<paradigm>, relative to the working directory.
+// runs/<bench>-<model>-<paradigm>, relative to the working directory
+// (-composed added for eval --compose).
 func DefaultFolder(c run.Config) string {
-	return filepath.Join("runs", fmt.Sprintf("%s-%s-%s", c.Bench, SafeName(c.Model), c.Paradigm))
+	name := fmt.Sprintf("%s-%s-%s", c.Bench, SafeName(c.Model), c.Paradigm)
+	if c.Compose != nil {
+		name += "-composed" // other questions: never resumed into the benchmark's own run
+	}
+	return filepath.Join("runs", name)
 }
 
 // SafeName is a model name as part of a folder name: / and : (a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/paperlens/paperlens/eval/compose"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/ingest"
 )
@@ -45,6 +46,11 @@ type Request struct {
 	// passage_id rank score tag"). Prepare records each in
 	// Config.Retrieved with its absolute path and SHA-256.
 	Retrieved map[string]string
+	// Compose, when set (eval --compose), evaluates questions composed
+	// from the benchmark in Encyclo-K's form instead of its own, drawn
+	// afresh for each run from the run's --seed (eval/compose); Prepare
+	// records it in Config.Compose.
+	Compose *compose.Spec
 }
 
 // Clients are the model clients' settings that are never written: key

@@ -43,6 +43,8 @@ type Eval struct {
 	// recorded values.
 	rerun string
 	fl    *pflag.FlagSet
+	// compose is --compose (eval: see AddCompose).
+	compose string
 }
 
 // Invocation is what a request takes from the process that runs the
@@ -179,9 +181,13 @@ func (f *Eval) Request(inv Invocation, changed func(string) bool) (session.Reque
 		o = mergeOverrides(rr.Overrides, o)
 		c.FlagsSet = mergeNames(rr.Config.FlagsSet, c.FlagsSet)
 	}
+	sp, err := f.composeSpec(changed)
+	if err != nil {
+		return session.Request{}, err
+	}
 	web := f.web
 	web.DocTimeout = inv.DocTimeout
-	return session.Request{
+	return session.Request{Compose: sp,
 		Config: c, Overrides: o, Command: commandLine(inv.Args), Clients: cl,
 		Index: src.Index.Spec(inv.Env), Rerank: src.rerank, Web: web, Isolation: inv.Isolation,
 		Env: inv.Env, Log: inv.Log, DryRun: f.dryRun, Retrieved: f.Retrieved,
