@@ -15,7 +15,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("export.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(g, &f, cmd.Flags().Changed("home"), args)
+			return runExport(g, &f, args)
 		},
 	}
 	f.Add(cmd.Flags())
@@ -24,10 +24,6 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 
 // runExport writes the run folders in the format asked for, to standard
 // output or to --out; the corpus home is the runs' unless --home is given.
-func runExport(g *globalOptions, f *cliflags.Export, homeGiven bool, dirs []string) error {
-	home := ""
-	if homeGiven {
-		home = g.homeDir()
-	}
-	return f.Write(g.stdout, g.stdoutTTY, g.errOut, home, dirs)
+func runExport(g *globalOptions, f *cliflags.Export, dirs []string) error {
+	return f.Write(g.stdout, g.stdoutTTY, g.errOut, g.home, dirs)
 }

@@ -14,9 +14,8 @@ import (
 
 // inspectOptions are the flags of inspect.
 type inspectOptions struct {
-	mode, data  string
-	plain       bool
-	homeChanged bool // --home given: the corpus is there now
+	mode, data string
+	plain      bool
 }
 
 func newInspectCmd(g *globalOptions) *cobra.Command {
@@ -28,7 +27,6 @@ func newInspectCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("inspect.example"),
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.homeChanged = cmd.Flags().Changed("home")
 			return runInspect(g, o, args)
 		},
 	}
@@ -42,10 +40,7 @@ func newInspectCmd(g *globalOptions) *cobra.Command {
 // question in every mode.
 func runInspect(g *globalOptions, o inspectOptions, args []string) error {
 	dir := args[0]
-	over := run.Paths{Data: o.data}
-	if o.homeChanged {
-		over.Home = g.homeDir()
-	}
+	over := run.Paths{Data: o.data, Home: g.home} // --home given: the corpus is there now
 	folder, err := run.ReadFolder(dir, over)
 	if err != nil {
 		return err

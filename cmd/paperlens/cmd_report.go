@@ -16,7 +16,6 @@ type reportOptions struct {
 	htmlPath, mdPath, data, frontierSVG, labels string
 	paperTable, asJSON                          bool
 	publishedAs                                 []string
-	homeChanged                                 bool // --home given: the corpus is there now
 }
 
 func newReportCmd(g *globalOptions) *cobra.Command {
@@ -28,7 +27,6 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("report.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.homeChanged = cmd.Flags().Changed("home")
 			return runReport(g, o, args)
 		},
 	}
@@ -54,10 +52,7 @@ func runReport(g *globalOptions, o reportOptions, args []string) error {
 	case o.asJSON && (!o.paperTable || o.htmlPath != "" || o.mdPath != "" || o.frontierSVG != ""):
 		return fmt.Errorf("--json prints --paper-table's comparison alone: give --paper-table and none of --html, --md, --frontier-svg")
 	}
-	over := run.Paths{Data: o.data}
-	if o.homeChanged {
-		over.Home = g.homeDir()
-	}
+	over := run.Paths{Data: o.data, Home: g.home} // --home given: the corpus is there now
 	runs, err := report.LoadWith(report.Options{Paths: over, Log: g.errOut, Labels: o.labels}, args...)
 	if err != nil {
 		return err

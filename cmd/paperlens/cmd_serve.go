@@ -10,9 +10,8 @@ import (
 
 // serveOptions are the flags of serve.
 type serveOptions struct {
-	addr        string
-	site        inspector.Options
-	homeChanged bool // --home given: the corpus is there now
+	addr string
+	site inspector.Options
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {
@@ -24,7 +23,6 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		Example: helpText("serve.example"),
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.homeChanged = cmd.Flags().Changed("home")
 			return runServe(cmd.Context(), g, o, args)
 		},
 	}
@@ -36,9 +34,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 // runServe serves the runs read-only at the address until ctx ends.
 func runServe(ctx context.Context, g *globalOptions, o serveOptions, args []string) error {
 	o.site.Log = g.errOut
-	if o.homeChanged {
-		o.site.Home = g.homeDir()
-	}
+	o.site.Home = g.home // --home given: the corpus is there now
 	site, err := inspector.Load(args, o.site)
 	if err != nil {
 		return err
