@@ -128,21 +128,7 @@ func TestScoreQuestion(t *testing.T) {
 	if err != nil || failed || res.Error != "" {
 		t.Fatalf("failed %v err %v error %q", failed, err, res.Error)
 	}
-	if last.K != 2 || last.PaperID != "p1" || last.QuestionID != "q1" || last.Text != q.MCQ.Stem {
-		t.Errorf("query %+v", last)
-	}
-	if res.QuestionID != "q1" || res.PaperID != "p1" || res.Type != "SA-MCQ" || res.Retriever != "fixed" {
-		t.Errorf("result names %+v", res)
-	}
-	if want := []Ranked{{1, "p1#1", 3}, {2, "p1#2", 2}}; !reflect.DeepEqual(res.Hits, want) {
-		t.Errorf("hits %v, want %v", res.Hits, want)
-	}
-	if !reflect.DeepEqual(res.FirstRank, []int{2}) || res.RR != 0.5 {
-		t.Errorf("first rank %v rr %v, want [2] 0.5", res.FirstRank, res.RR)
-	}
-	if res.Hit["hit@1"] != 0 || res.Hit["hit@2"] != 1 || res.Complete["complete@2"] != 1 || res.Recall["recall@1"] != 0 || res.Recall["recall@2"] != 1 {
-		t.Errorf("measures hit %v complete %v recall %v", res.Hit, res.Complete, res.Recall)
-	}
+	checkScoredStemSearch(t, q, last, res)
 	if res.GoldPassages != nil || res.PassageRecall != nil {
 		t.Errorf("passage recall without passages: %v %v", res.GoldPassages, res.PassageRecall)
 	}
@@ -162,6 +148,27 @@ func TestScoreQuestion(t *testing.T) {
 
 	if _, _, err := scoreQuestion(context.Background(), r, "bogus", "fixed", q, gold, nil, 0, cfg, 2); err == nil {
 		t.Error("an unknown query form is scored")
+	}
+}
+
+// checkScoredStemSearch checks the query that asked q's stem at depth 2,
+// and res, the scoring of stepGold found in the second of the hits.
+func checkScoredStemSearch(t *testing.T, q bench.Question, last retrieve.Query, res QuestionResult) {
+	t.Helper()
+	if last.K != 2 || last.PaperID != "p1" || last.QuestionID != "q1" || last.Text != q.MCQ.Stem {
+		t.Errorf("query %+v", last)
+	}
+	if res.QuestionID != "q1" || res.PaperID != "p1" || res.Type != "SA-MCQ" || res.Retriever != "fixed" {
+		t.Errorf("result names %+v", res)
+	}
+	if want := []Ranked{{1, "p1#1", 3}, {2, "p1#2", 2}}; !reflect.DeepEqual(res.Hits, want) {
+		t.Errorf("hits %v, want %v", res.Hits, want)
+	}
+	if !reflect.DeepEqual(res.FirstRank, []int{2}) || res.RR != 0.5 {
+		t.Errorf("first rank %v rr %v, want [2] 0.5", res.FirstRank, res.RR)
+	}
+	if res.Hit["hit@1"] != 0 || res.Hit["hit@2"] != 1 || res.Complete["complete@2"] != 1 || res.Recall["recall@1"] != 0 || res.Recall["recall@2"] != 1 {
+		t.Errorf("measures hit %v complete %v recall %v", res.Hit, res.Complete, res.Recall)
 	}
 }
 
