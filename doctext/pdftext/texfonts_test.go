@@ -418,6 +418,24 @@ func TestTeXTablesAgainstSources(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(texmf, "fonts/enc/dvips/tetex")); err != nil {
 		t.Skip("TeX Live's encoding files are not installed")
 	}
+	checkEncodingsAgainstTeTeX(t, texmf)
+	checkEncodingsAgainstBase(t, texmf)
+
+	// Every name of the Adobe Glyph List and of TeX's additions maps to one
+	// of the characters those lists give (a name may have several, and be
+	// in both), unless deliberately overridden here.
+	alts := readGlyphLists(t, texmf)
+	if len(alts) < 4000 {
+		t.Fatalf("only %d glyph names read", len(alts))
+	}
+	checkGlyphNamesAgainstLists(t, alts)
+}
+
+// checkEncodingsAgainstTeTeX checks the generated encoding of every font
+// a teTeX encoding file's header lists against that file, and that at
+// least 40 fonts were checked.
+func checkEncodingsAgainstTeTeX(t *testing.T, texmf string) {
+	t.Helper()
 	fontRE := regexp.MustCompile(`cm[a-z]+?\d+`)
 	encs, _ := filepath.Glob(filepath.Join(texmf, "fonts/enc/dvips/tetex/*.enc"))
 	checked := 0
@@ -446,6 +464,13 @@ func TestTeXTablesAgainstSources(t *testing.T) {
 	if checked < 40 {
 		t.Errorf("only %d fonts checked against teTeX's encodings", checked)
 	}
+}
+
+// checkEncodingsAgainstBase checks the generated encodings of an EC, a
+// maths italic, a symbol and an extension font against TeX Live's base
+// encoding files.
+func checkEncodingsAgainstBase(t *testing.T, texmf string) {
+	t.Helper()
 	for _, tc := range []struct{ file, font string }{
 		{"base/ec.enc", "SFRM1000"}, {"base/texmital.enc", "CMMI10"}, {"base/texmsym.enc", "CMSY10"}, {"base/texmext.enc", "CMEX10"},
 	} {
@@ -460,10 +485,13 @@ func TestTeXTablesAgainstSources(t *testing.T) {
 			}
 		}
 	}
+}
 
-	// Every name of the Adobe Glyph List and of TeX's additions maps to one
-	// of the characters those lists give (a name may have several, and be
-	// in both), unless deliberately overridden here.
+// readGlyphLists reads the Adobe Glyph List and TeX's additions: each
+// name's characters (several when a list gives several, or both do),
+// private use dropped.
+func readGlyphLists(t *testing.T, texmf string) map[string][]string {
+	t.Helper()
 	alts := map[string][]string{}
 	for _, list := range []string{"glyphlist.txt", "texglyphlist.txt"} {
 		f, err := os.Open(filepath.Join(texmf, "fonts/map/glyphlist", list))
@@ -477,22 +505,33 @@ func TestTeXTablesAgainstSources(t *testing.T) {
 				continue
 			}
 			for _, alt := range strings.Split(vals, ",") {
-				var sb strings.Builder
-				for _, h := range strings.Fields(alt) {
-					v, _ := strconv.ParseUint(h, 16, 32)
-					if v >= 0xd800 && v < 0xe000 {
-						continue // TeX's invalid code points for its private glyphs
-					}
-					sb.WriteRune(rune(v))
-				}
-				alts[name] = append(alts[name], dropPrivateUse(sb.String()))
+				alts[name] = append(alts[name], dropPrivateUse(glyphListChars(alt)))
 			}
 		}
 		f.Close()
 	}
-	if len(alts) < 4000 {
-		t.Fatalf("only %d glyph names read", len(alts))
+	return alts
+}
+
+// glyphListChars is the text of a glyph list's hexadecimal code points,
+// TeX's invalid ones (surrogates) left out.
+func glyphListChars(alt string) string {
+	var sb strings.Builder
+	for _, h := range strings.Fields(alt) {
+		v, _ := strconv.ParseUint(h, 16, 32)
+		if v >= 0xd800 && v < 0xe000 {
+			continue // TeX's invalid code points for its private glyphs
+		}
+		sb.WriteRune(rune(v))
 	}
+	return sb.String()
+}
+
+// checkGlyphNamesAgainstLists checks every glyph name of the lists maps
+// to one of the characters they give, unless deliberately overridden
+// here (by hand, or as a cmex glyph).
+func checkGlyphNamesAgainstLists(t *testing.T, alts map[string][]string) {
+	t.Helper()
 	for name, want := range alts {
 		got, known := glyphText(name)
 		if !slices.ContainsFunc(want, func(s string) bool { return s != "" }) {

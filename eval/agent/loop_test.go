@@ -102,6 +102,23 @@ func TestRunSearchOnceThenAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSearchedOnceTranscript(t, tr, tool)
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].ToolChoice != "auto" || len(reqs[0].Tools) != 1 || len(reqs[1].Tools) != 1 {
+		t.Fatalf("requests %+v", reqs)
+	}
+	if m := reqs[1].Messages[3]; m.Role != "tool" || m.ToolCallID != "call_1" || m.Content != tool.results["What batch size?"].Text {
+		t.Errorf("tool message sent %+v", m)
+	}
+	checkTranscriptStoredWhole(t, tr)
+}
+
+// checkSearchedOnceTranscript checks the transcript of a search for
+// "What batch size?" then an answer: the answer from the tool's first
+// line, one call in two steps, its result and hash, the reasoning, the
+// passages, and both turns' tokens counted.
+func checkSearchedOnceTranscript(t *testing.T, tr agent.Transcript, tool *fakeSearch) {
+	t.Helper()
 	if tr.Answer != "Answer: [p#3] We train with batch size 32." {
 		t.Errorf("answer %q", tr.Answer)
 	}
@@ -123,14 +140,13 @@ func TestRunSearchOnceThenAnswer(t *testing.T) {
 	if tr.Usage != tr.Steps[0].Usage.Add(tr.Steps[1].Usage) || tr.Steps[0].Usage.PromptTokens == 0 || tr.Steps[1].Usage.CompletionTokens == 0 {
 		t.Errorf("usage %+v of %+v and %+v", tr.Usage, tr.Steps[0].Usage, tr.Steps[1].Usage)
 	}
-	reqs := srv.Requests()
-	if len(reqs) != 2 || reqs[0].ToolChoice != "auto" || len(reqs[0].Tools) != 1 || len(reqs[1].Tools) != 1 {
-		t.Fatalf("requests %+v", reqs)
-	}
-	if m := reqs[1].Messages[3]; m.Role != "tool" || m.ToolCallID != "call_1" || m.Content != tool.results["What batch size?"].Text {
-		t.Errorf("tool message sent %+v", m)
-	}
-	// The transcript is stored as JSON with the record and read back whole.
+}
+
+// checkTranscriptStoredWhole checks tr is stored as JSON with the record
+// and read back whole, and its results stored apart (Dedup) come back
+// whole (Restore).
+func checkTranscriptStoredWhole(t *testing.T, tr agent.Transcript) {
+	t.Helper()
 	b, err := json.Marshal(tr)
 	if err != nil {
 		t.Fatal(err)

@@ -121,54 +121,20 @@ type Summary struct {
 // for each result. Questions whose gold text is too short to locate are
 // counted in NoGold and left out of the averages.
 func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit func(QuestionResult)) (Summary, error) {
-	if len(cfg.Ks) == 0 {
-		cfg.Ks = []int{1, 3, 5, 10}
-	}
-	if len(cfg.Forms) == 0 {
-		cfg.Forms = []retrieve.QueryForm{retrieve.FormFull}
-	}
-	maxK := 0
-	for _, k := range cfg.Ks {
-		if k <= 0 {
-			return Summary{}, fmt.Errorf("k must be positive, got %d", k)
-		}
-		maxK = max(maxK, k)
+	cfg = withRunDefaults(cfg)
+	maxK, err := deepestCutoff(cfg.Ks)
+	if err != nil {
+		return Summary{}, err
 	}
 	sum := Summary{Retrievers: map[string]map[string]float64{}, ByType: map[string]map[string]map[string]float64{}}
-	type acc struct {
-		n    int
-		vals map[string]float64
-	}
-	totals := map[string]*acc{}
-	byType := map[string]map[string]*acc{}
-	add := func(a *acc, r QuestionResult) {
-		a.n++
-		for k, v := range r.Recall {
-			a.vals[k] += v
-		}
-		for k, v := range r.Hit {
-			a.vals[k] += v
-		}
-		for k, v := range r.Complete {
-			a.vals[k] += v
-		}
-		for k, v := range r.PassageRecall {
-			a.vals[k] += v
-		}
-		a.vals["mrr"] += r.RR
-	}
-	golds := make([]*evidence.Gold, len(qs))
-	for i, q := range qs {
-		golds[i] = evidence.ParseGold(q.Evidence, cfg.Evidence)
-		if golds[i].Empty() {
-			sum.NoGold++
-		}
-	}
+	golds := parseGolds(qs, cfg.Evidence)
+	sum.NoGold = countNoGold(golds)
 	sum.N = len(qs) - sum.NoGold
 	goldPassages, err := goldPassagesOf(qs, golds, cfg.Passages)
 	if err != nil {
 		return sum, err
 	}
+	means := newRunMeans()
 	for _, name := range cfg.Retrievers {
 		r, err := src.Retriever(name)
 		if err != nil {
@@ -179,7 +145,7 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 		}
 		for _, form := range cfg.Forms {
 			label := Label(name, form)
-			totals[label] = &acc{vals: map[string]float64{}}
+			means.start(label)
 			for i, q := range qs {
 				if err := ctx.Err(); err != nil {
 					return sum, err
@@ -187,76 +153,202 @@ func Run(ctx context.Context, src Source, qs []bench.Question, cfg Config, emit 
 				if golds[i].Empty() {
 					continue
 				}
-				res := QuestionResult{QuestionID: q.ID, PaperID: q.PaperID, Type: q.Type, Retriever: label,
-					Recall: map[string]float64{}, Hit: map[string]float64{}, Complete: map[string]float64{}}
-				texts, err := retrieve.QueryTexts(form, q.MCQ.Stem, q.MCQ.OptionLines())
+				res, failed, err := scoreQuestion(ctx, r, form, label, q, golds[i], goldPassages, i, cfg, maxK)
 				if err != nil {
 					return sum, err
 				}
-				// A single query needs no fusion: keep the retriever's own scores.
-				search, query := r, texts[0]
-				if len(texts) > 1 {
-					search = retrieve.Fused{R: r, Texts: texts, RRFK: cfg.RRFK, Label: label}
-					// A reranker reads the question whole, stem and options.
-					query = strings.TrimSpace(q.MCQ.Stem + "\n" + strings.Join(q.MCQ.OptionLines(), "\n"))
-				}
-				search = rerank.Wrap(search, cfg.Rerank, cfg.RerankDepth)
-				hits, err := search.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude, QuestionID: q.ID})
-				if err != nil {
-					res.Error = err.Error()
+				if failed {
 					sum.Errors++
 				}
-				passages := make([]string, len(hits))
-				for j, h := range hits {
-					passages[j] = h.Text
-					res.Hits = append(res.Hits, Ranked{Rank: j + 1, PassageID: h.PassageID, Score: h.Score})
-				}
-				m := golds[i].Score(passages)
-				res.FirstRank = m.FirstRank
-				for _, k := range cfg.Ks {
-					res.Recall[fmt.Sprintf("recall@%d", k)] = m.RecallAt(k)
-					res.Hit[fmt.Sprintf("hit@%d", k)] = m.HitAt(k)
-					res.Complete[fmt.Sprintf("complete@%d", k)] = m.CompleteAt(k)
-				}
-				res.RR = m.RR()
-				if goldPassages != nil {
-					res.GoldPassages = goldPassages[i]
-					res.PassageRecall = passageRecall(res.Hits, goldPassages[i], cfg.Ks)
-				}
-				add(totals[label], res)
-				if byType[q.Type] == nil {
-					byType[q.Type] = map[string]*acc{}
-				}
-				if byType[q.Type][label] == nil {
-					byType[q.Type][label] = &acc{vals: map[string]float64{}}
-				}
-				add(byType[q.Type][label], res)
+				means.add(q.Type, label, res)
 				if emit != nil {
 					emit(res)
 				}
 			}
 		}
 	}
-	mean := func(a *acc) map[string]float64 {
-		out := map[string]float64{}
-		for k, v := range a.vals {
-			if a.n > 0 {
-				out[k] = v / float64(a.n)
-			}
-		}
-		out["n"] = float64(a.n)
-		return out
-	}
-	for label, a := range totals {
-		sum.Retrievers[label] = mean(a)
-	}
-	for typ, m := range byType {
-		sum.ByType[typ] = map[string]map[string]float64{}
-		for label, a := range m {
-			sum.ByType[typ][label] = mean(a)
-		}
-	}
+	means.fill(&sum)
 	return sum, nil
+}
+
+// withRunDefaults fills in the cut-offs (1, 3, 5, 10) and the query form
+// (full) cfg leaves unset.
+func withRunDefaults(cfg Config) Config {
+	if len(cfg.Ks) == 0 {
+		cfg.Ks = []int{1, 3, 5, 10}
+	}
+	if len(cfg.Forms) == 0 {
+		cfg.Forms = []retrieve.QueryForm{retrieve.FormFull}
+	}
+	return cfg
+}
+
+// deepestCutoff is the largest of ks, the depth every search asks for; an
+// error for a k that is not positive.
+func deepestCutoff(ks []int) (int, error) {
+	maxK := 0
+	for _, k := range ks {
+		if k <= 0 {
+			return 0, fmt.Errorf("k must be positive, got %d", k)
+		}
+		maxK = max(maxK, k)
+	}
+	return maxK, nil
+}
+
+// parseGolds parses each question's gold evidence under the matching rule.
+func parseGolds(qs []bench.Question, opt evidence.Options) []*evidence.Gold {
+	golds := make([]*evidence.Gold, len(qs))
+	for i, q := range qs {
+		golds[i] = evidence.ParseGold(q.Evidence, opt)
+	}
+	return golds
+}
+
+// countNoGold counts the golds too short to locate.
+func countNoGold(golds []*evidence.Gold) int {
+	n := 0
+	for _, g := range golds {
+		if g.Empty() {
+			n++
+		}
+	}
+	return n
+}
+
+// scoreQuestion searches for question q (its i-th, gold its gold
+// evidence) under retriever r and form, as labelled, and scores the
+// ranking. A failed search is recorded in the result (Error, failed) and
+// scored as the hits it returned; err is for a query that cannot be made.
+func scoreQuestion(ctx context.Context, r retrieve.Retriever, form retrieve.QueryForm, label string, q bench.Question,
+	gold *evidence.Gold, goldPassages [][]string, i int, cfg Config, maxK int) (res QuestionResult, failed bool, err error) {
+	res = QuestionResult{QuestionID: q.ID, PaperID: q.PaperID, Type: q.Type, Retriever: label,
+		Recall: map[string]float64{}, Hit: map[string]float64{}, Complete: map[string]float64{}}
+	search, query, err := questionSearch(r, form, label, q, cfg)
+	if err != nil {
+		return res, false, err
+	}
+	hits, err := search.Search(ctx, retrieve.Query{Text: query, PaperID: q.PaperID, K: maxK, Exclude: cfg.Exclude, QuestionID: q.ID})
+	if err != nil {
+		res.Error = err.Error()
+		failed = true
+	}
+	passages := make([]string, len(hits))
+	for j, h := range hits {
+		passages[j] = h.Text
+		res.Hits = append(res.Hits, Ranked{Rank: j + 1, PassageID: h.PassageID, Score: h.Score})
+	}
+	m := gold.Score(passages)
+	res.FirstRank = m.FirstRank
+	for _, k := range cfg.Ks {
+		res.Recall[fmt.Sprintf("recall@%d", k)] = m.RecallAt(k)
+		res.Hit[fmt.Sprintf("hit@%d", k)] = m.HitAt(k)
+		res.Complete[fmt.Sprintf("complete@%d", k)] = m.CompleteAt(k)
+	}
+	res.RR = m.RR()
+	if goldPassages != nil {
+		res.GoldPassages = goldPassages[i]
+		res.PassageRecall = passageRecall(res.Hits, goldPassages[i], cfg.Ks)
+	}
+	return res, failed, nil
+}
+
+// questionSearch is the retriever that answers q under form, and the query
+// text it is given: r itself and the one query text, or, for several
+// texts, their fusion under r and the question whole (stem and options,
+// what a reranker reads); wrapped in cfg's reranker if any.
+func questionSearch(r retrieve.Retriever, form retrieve.QueryForm, label string, q bench.Question, cfg Config) (retrieve.Retriever, string, error) {
+	texts, err := retrieve.QueryTexts(form, q.MCQ.Stem, q.MCQ.OptionLines())
+	if err != nil {
+		return nil, "", err
+	}
+	// A single query needs no fusion: keep the retriever's own scores.
+	search, query := r, texts[0]
+	if len(texts) > 1 {
+		search = retrieve.Fused{R: r, Texts: texts, RRFK: cfg.RRFK, Label: label}
+		// A reranker reads the question whole, stem and options.
+		query = strings.TrimSpace(q.MCQ.Stem + "\n" + strings.Join(q.MCQ.OptionLines(), "\n"))
+	}
+	return rerank.Wrap(search, cfg.Rerank, cfg.RerankDepth), query, nil
+}
+
+// runAcc sums the measures of the results of one label (and question
+// type).
+type runAcc struct {
+	n    int
+	vals map[string]float64
+}
+
+func (a *runAcc) add(r QuestionResult) {
+	a.n++
+	for k, v := range r.Recall {
+		a.vals[k] += v
+	}
+	for k, v := range r.Hit {
+		a.vals[k] += v
+	}
+	for k, v := range r.Complete {
+		a.vals[k] += v
+	}
+	for k, v := range r.PassageRecall {
+		a.vals[k] += v
+	}
+	a.vals["mrr"] += r.RR
+}
+
+// mean is each measure averaged over the results added, and their number
+// as "n".
+func (a *runAcc) mean() map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range a.vals {
+		if a.n > 0 {
+			out[k] = v / float64(a.n)
+		}
+	}
+	out["n"] = float64(a.n)
+	return out
+}
+
+// runMeans accumulates the results per label, overall and per question
+// type, into a Summary's averages.
+type runMeans struct {
+	totals map[string]*runAcc
+	byType map[string]map[string]*runAcc
+}
+
+func newRunMeans() *runMeans {
+	return &runMeans{totals: map[string]*runAcc{}, byType: map[string]map[string]*runAcc{}}
+}
+
+// start opens (afresh) the overall average of label, so that a label
+// scored has a row even with no question.
+func (m *runMeans) start(label string) {
+	m.totals[label] = &runAcc{vals: map[string]float64{}}
+}
+
+// add counts res, of a question of type typ, under label (started).
+func (m *runMeans) add(typ, label string, res QuestionResult) {
+	m.totals[label].add(res)
+	if m.byType[typ] == nil {
+		m.byType[typ] = map[string]*runAcc{}
+	}
+	if m.byType[typ][label] == nil {
+		m.byType[typ][label] = &runAcc{vals: map[string]float64{}}
+	}
+	m.byType[typ][label].add(res)
+}
+
+// fill sets sum's averages, overall and per question type.
+func (m *runMeans) fill(sum *Summary) {
+	for label, a := range m.totals {
+		sum.Retrievers[label] = a.mean()
+	}
+	for typ, byLabel := range m.byType {
+		sum.ByType[typ] = map[string]map[string]float64{}
+		for label, a := range byLabel {
+			sum.ByType[typ][label] = a.mean()
+		}
+	}
 }
 
 // passageRecall is passage_recall@k for each k: the share of the gold

@@ -171,6 +171,56 @@ type unitIndex struct {
 // exactly as a search at that k would rank. So a row equals what eval
 // retrieval reports at its k.
 func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg SweepConfig) (Sweep, error) {
+	cfg = withSweepDefaults(cfg)
+	if err := checkSweepConfig(cfg); err != nil {
+		return Sweep{}, err
+	}
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	out, golds, papers, err := loadSweepPapers(src.Store, qs, cfg.Evidence)
+	if err != nil {
+		return out, err
+	}
+
+	tmp, err := os.MkdirTemp(src.TempDir, "paperlens-sweep-")
+	if err != nil {
+		return out, fmt.Errorf("sweep: temporary folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	byQuery, err := goldsByQuery(qs, golds, cfg.Forms)
+	if err != nil {
+		return out, err
+	}
+	units, err := sweepUnits(cfg)
+	if err != nil {
+		return out, err
+	}
+	for _, u := range units {
+		ui, err := openUnit(ctx, src, papers, u, cfg, tmp)
+		if err != nil {
+			return out, err
+		}
+		rows, searches, err := sweepUnit(ctx, ui, qs, golds, byQuery, cfg, progress)
+		out.Searches += searches
+		ui.close()
+		if err != nil {
+			return out, err
+		}
+		setShares(rows, out.FullTokens)
+		out.Rows = append(out.Rows, rows...)
+	}
+	SortRows(out.Rows)
+	return out, nil
+}
+
+// withSweepDefaults fills in the grid cfg leaves unset: budgets of 256 to
+// 2048 tokens, passages of 128, 256 and 512, parents of
+// chunk.DefaultMaxTokens, bm25, dense and hybrid under every query form,
+// and no reranking.
+func withSweepDefaults(cfg SweepConfig) SweepConfig {
 	if len(cfg.Budgets) == 0 {
 		cfg.Budgets = []int{256, 512, 1024, 2048}
 	}
@@ -189,94 +239,90 @@ func RunSweep(ctx context.Context, src SweepSource, qs []bench.Question, cfg Swe
 	if len(cfg.Reranks) == 0 {
 		cfg.Reranks = []string{RerankNone}
 	}
+	return cfg
+}
+
+// checkSweepConfig refuses what the sweep cannot score: a run file as a
+// retriever, a budget that is not positive, a rerank setting that is
+// malformed or that nothing here can make.
+func checkSweepConfig(cfg SweepConfig) error {
 	for _, r := range cfg.Retrievers {
 		if strings.HasPrefix(r, mode.RunPrefix) {
-			return Sweep{}, fmt.Errorf("retriever %s: a run file ranks the home's passages, and the sweep cuts passages of other sizes; score %s without the sweep", r, r)
+			return fmt.Errorf("retriever %s: a run file ranks the home's passages, and the sweep cuts passages of other sizes; score %s without the sweep", r, r)
 		}
 	}
 	for _, b := range cfg.Budgets {
 		if b <= 0 {
-			return Sweep{}, fmt.Errorf("budget must be positive, got %d", b)
+			return fmt.Errorf("budget must be positive, got %d", b)
 		}
 	}
 	for _, rr := range cfg.Reranks {
 		_, gold, err := goldReranker(rr)
 		if err != nil {
-			return Sweep{}, err
+			return err
 		}
 		if rr != RerankNone && !gold && cfg.Rerank == nil {
-			return Sweep{}, fmt.Errorf("rerank %q: no reranker available here (none, gold, gold:DEPTH)", rr)
+			return fmt.Errorf("rerank %q: no reranker available here (none, gold, gold:DEPTH)", rr)
 		}
 	}
-	progress := cfg.Progress
-	if progress == nil {
-		progress = io.Discard
-	}
+	return nil
+}
+
+// loadSweepPapers parses each question's gold evidence and loads the
+// papers of the questions with locatable gold. The Sweep it starts counts
+// those questions (N), the others (NoGold) and the mean tokens of their
+// papers (FullTokens); an error when no question has locatable gold.
+func loadSweepPapers(st *corpus.Store, qs []bench.Question, opt evidence.Options) (Sweep, []*evidence.Gold, map[string]*paper, error) {
 	var out Sweep
 	golds := make([]*evidence.Gold, len(qs))
 	papers := map[string]*paper{}
 	var fullSum float64
 	for i, q := range qs {
-		golds[i] = evidence.ParseGold(q.Evidence, cfg.Evidence)
+		golds[i] = evidence.ParseGold(q.Evidence, opt)
 		if golds[i].Empty() {
 			out.NoGold++
 			continue
 		}
-		p, err := loadPaper(src.Store, papers, q.PaperID)
+		p, err := loadPaper(st, papers, q.PaperID)
 		if err != nil {
-			return out, err
+			return out, nil, nil, err
 		}
 		fullSum += float64(p.doc.Tokens)
 		out.N++
 	}
 	if out.N == 0 {
-		return out, fmt.Errorf("no question has gold evidence to locate")
+		return out, nil, nil, fmt.Errorf("no question has gold evidence to locate")
 	}
 	out.FullTokens = fullSum / float64(out.N)
+	return out, golds, papers, nil
+}
 
-	tmp, err := os.MkdirTemp(src.TempDir, "paperlens-sweep-")
-	if err != nil {
-		return out, fmt.Errorf("sweep: temporary folder: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-
-	// The gold reranker finds the asking question by its paper and query
-	// text.
+// goldsByQuery maps each query text a question is asked by, under any of
+// forms, to the question's gold, keyed by paper and text: how the gold
+// reranker finds the asking question.
+func goldsByQuery(qs []bench.Question, golds []*evidence.Gold, forms []retrieve.QueryForm) (map[string]*evidence.Gold, error) {
 	byQuery := map[string]*evidence.Gold{}
 	for i, q := range qs {
-		for _, form := range cfg.Forms {
+		for _, form := range forms {
 			texts, err := retrieve.QueryTexts(form, q.MCQ.Stem, q.MCQ.OptionLines())
 			if err != nil {
-				return out, err
+				return nil, err
 			}
 			for _, t := range texts {
 				byQuery[q.PaperID+"\x00"+t] = golds[i]
 			}
 		}
 	}
-	units, err := sweepUnits(cfg)
-	if err != nil {
-		return out, err
+	return byQuery, nil
+}
+
+// setShares sets each row's budget and context tokens as shares of the
+// mean full paper's fullTokens.
+func setShares(rows []SweepRow, fullTokens float64) {
+	for i := range rows {
+		rows[i].BudgetShare = float64(rows[i].Budget) / fullTokens
+		rows[i].ContextShare = rows[i].ContextTokens / fullTokens
 	}
-	for _, u := range units {
-		ui, err := openUnit(ctx, src, papers, u, cfg, tmp)
-		if err != nil {
-			return out, err
-		}
-		rows, searches, err := sweepUnit(ctx, ui, qs, golds, byQuery, cfg, progress)
-		out.Searches += searches
-		ui.close()
-		if err != nil {
-			return out, err
-		}
-		for i := range rows {
-			rows[i].BudgetShare = float64(rows[i].Budget) / out.FullTokens
-			rows[i].ContextShare = rows[i].ContextTokens / out.FullTokens
-		}
-		out.Rows = append(out.Rows, rows...)
-	}
-	SortRows(out.Rows)
-	return out, nil
 }
 
 // SortRows orders rows by budget, then complete@budget (best first), then

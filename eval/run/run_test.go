@@ -76,7 +76,16 @@ func TestRunModesAndSummary(t *testing.T) {
 	if err != nil || len(recs) != len(qs)*len(modes)*2 || res.Done != len(recs) {
 		t.Fatalf("%d records (done %d), want %d: %v", len(recs), res.Done, len(qs)*len(modes)*2, err)
 	}
-	s := res.Summary
+	checkModeRecords(t, cfg, recs)
+	checkModeAccuracies(t, res.Summary)
+	checkModeEffects(t, res.Summary, len(qs))
+	checkSummaryAndConfigFiles(t, cfg.Out)
+}
+
+// checkModeRecords checks every record: no error, the retrieval modes' k
+// passages and recall, closed-book's short prompt without context.
+func checkModeRecords(t *testing.T, cfg Config, recs []Record) {
+	t.Helper()
 	for _, r := range recs {
 		if r.Error != "" {
 			t.Errorf("%s %s: %s", r.QuestionID, r.Mode, r.Error)
@@ -88,8 +97,13 @@ func TestRunModesAndSummary(t *testing.T) {
 			t.Errorf("closed-book record: %+v", r)
 		}
 	}
-	// The reader is right whenever it sees the evidence: always with the
-	// paper or the oracle, never closed-book (unless the answer is A).
+}
+
+// checkModeAccuracies checks the reader is right whenever it sees the
+// evidence: always with the paper or the oracle, never closed-book
+// (unless the answer is A), in between with hybrid's passages.
+func checkModeAccuracies(t *testing.T, s Summary) {
+	t.Helper()
 	if s.ByMode[Full].Accuracy != 1 || s.ByMode[Oracle].Accuracy != 1 {
 		t.Errorf("full %.3f oracle %.3f, want 1", s.ByMode[Full].Accuracy, s.ByMode[Oracle].Accuracy)
 	}
@@ -101,24 +115,37 @@ func TestRunModesAndSummary(t *testing.T) {
 	if hy <= cb || hy >= 1 || *s.ByMode[ModeHybrid].EvidenceRecall <= 0 {
 		t.Errorf("hybrid accuracy %.3f (closed-book %.3f), recall %v", hy, cb, s.ByMode[ModeHybrid].EvidenceRecall)
 	}
+}
+
+// checkModeEffects checks the effects against full over the nq
+// questions: one per other mode, closed-book's clearly negative, each
+// interval holding its difference.
+func checkModeEffects(t *testing.T, s Summary, nq int) {
+	t.Helper()
 	if s.Baseline != Full || len(s.Effects) != 4 {
 		t.Fatalf("baseline %s, %d effects", s.Baseline, len(s.Effects))
 	}
 	for _, e := range s.Effects {
-		if e.Mode == ClosedBook && (e.Diff >= 0 || e.Hi >= 0 || e.PValue > 0.001 || e.N != len(qs)) {
+		if e.Mode == ClosedBook && (e.Diff >= 0 || e.Hi >= 0 || e.PValue > 0.001 || e.N != nq) {
 			t.Errorf("closed-book effect %+v: want clearly negative", e)
 		}
 		if e.Lo > e.Diff || e.Hi < e.Diff {
 			t.Errorf("interval does not hold the difference: %+v", e)
 		}
 	}
-	md, _ := os.ReadFile(filepath.Join(cfg.Out, "summary.md"))
+}
+
+// checkSummaryAndConfigFiles checks summary.md's tables and config.json's
+// paradigm in the run folder out.
+func checkSummaryAndConfigFiles(t *testing.T, out string) {
+	t.Helper()
+	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	for _, want := range []string{"| mode |", "SA-MCQ", "MA-MCQ", "Effect against full", "full+hybrid"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(cfg.Out, "config.json")); !strings.Contains(string(b), `"paradigm": "base"`) {
+	if b, _ := os.ReadFile(filepath.Join(out, "config.json")); !strings.Contains(string(b), `"paradigm": "base"`) {
 		t.Errorf("config.json: %s", b)
 	}
 }

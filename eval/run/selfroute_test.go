@@ -17,6 +17,7 @@ import (
 	"github.com/paperlens/paperlens/internal/testkit/sampletest"
 	"github.com/paperlens/paperlens/model"
 	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/retrieve/index"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
@@ -93,130 +94,174 @@ func TestUnanswerableDetection(t *testing.T) {
 // reranker approaches) over 128-token passages, self-route costs about 30%
 // of full's tokens.
 func TestSelfRouteUnderEvidenceReader(t *testing.T) {
-	cases := []struct {
-		name                  string
-		passageTokens, k, exp int
-		// rerank puts a cross-encoder double that scores passages by the
-		// gold evidence they hold (what a strong reranker approaches)
-		// over bm25's top 40, which is every passage of a sample paper at
-		// 128 tokens; maxShare is then the aim, 60% of full.
-		rerank   bool
-		maxShare float64
-	}{
+	cases := []selfRouteCase{
 		{"defaults", 512, 5, 0, false, 1},
 		{"sample scale", 128, 5, 0, false, 1},
 		{"cheapest found", 64, 15, 1, false, 1},
 		{"reranked", 128, 5, 0, true, 0.60},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			qs, st, ix := fixtureSized(t, c.passageTokens)
-			cfg := sampleConfig(t, "reader", Full, mode.SelfRoute)
-			cfg.Runs, cfg.K, cfg.MaxPassageTokens, cfg.Expand = 1, c.k, c.passageTokens, c.exp
-			if cfg.RouteRetriever != "bm25" || cfg.QueryForm != "full" {
-				t.Fatalf("self-route defaults: retriever %q, query %q", cfg.RouteRetriever, cfg.QueryForm)
-			}
-			opt := Options{Config: cfg, Chat: evidenceReader(qs), Corpus: st, Index: ix, Questions: qs}
-			if c.rerank {
-				srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
-				rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt.Config.Rerank, opt.Config.RerankBaseURL, opt.Config.RerankProtocol, opt.Config.RerankDepth = "api", srv.BaseURL(), rr.Protocol(), 40
-				opt.Rerank = rr
-			}
-			res, err := Run(context.Background(), opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := ReadResults(filepath.Join(cfg.Out, ResultsFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			byQ := map[string]Record{}
-			for _, r := range recs {
-				if r.Mode == Full {
-					byQ[r.QuestionID] = r
-				}
-			}
-			gold := map[string]*evidence.Gold{}
-			for _, q := range qs {
-				gold[q.ID] = evidence.ParseGold(q.Evidence, evidence.Options{})
-			}
-			var toFull, ragTokens int
-			for _, r := range recs {
-				if r.Mode != mode.SelfRoute {
-					continue
-				}
-				if r.Error != "" {
-					t.Fatalf("%s: %s", r.QuestionID, r.Error)
-				}
-				first := r.RouteCalls[0]
-				ragTokens += first.PromptTokens
-				// The route follows the reader's reply, and so the evidence:
-				// on to the paper exactly when the passages lack some. (With
-				// --expand the reader sees merged blocks, which can hold a
-				// sentence that straddles two passages.)
-				complete := first.Output != "Unanswerable."
-				if c.exp == 0 {
-					g := gold[r.QuestionID]
-					if pc := g.Score(passageTexts(t, st, r)).CompleteAt(len(r.Context)) == 1; pc != complete {
-						t.Errorf("%s: evidence complete in the passages %v, the reader replied %q", r.QuestionID, pc, first.Output)
-					}
-				}
-				wantRoute := RouteRAG
-				if !complete {
-					wantRoute = RouteFull
-					toFull++
-				}
-				if r.Route != wantRoute || first.Route != RouteRAG || first.Unanswerable != !complete {
-					t.Errorf("%s: route %q (first call %+v), evidence complete %v", r.QuestionID, r.Route, first, complete)
-				}
-				want := first.PromptTokens
-				if r.Route == RouteFull {
-					if len(r.RouteCalls) != 2 || r.RouteCalls[1].Route != RouteFull || r.RouteCalls[1].PromptTokens != byQ[r.QuestionID].PromptTokens {
-						t.Fatalf("%s: calls %+v, full's prompt %d tokens", r.QuestionID, r.RouteCalls, byQ[r.QuestionID].PromptTokens)
-					}
-					want += r.RouteCalls[1].PromptTokens
-				} else if len(r.RouteCalls) != 1 {
-					t.Errorf("%s: %d calls on the rag route", r.QuestionID, len(r.RouteCalls))
-				}
-				if r.PromptTokens != want {
-					t.Errorf("%s: prompt tokens %d, want the calls' sum %d", r.QuestionID, r.PromptTokens, want)
-				}
-			}
-			full, sr := res.Summary.ByMode[Full], res.Summary.ByMode[mode.SelfRoute]
-			ratio := sr.PromptTokens / full.PromptTokens
-			t.Logf("%s (passages %d tokens, k %d, expand %d): full accuracy %.3f, %.0f prompt tokens; self-route accuracy %.3f, %.0f prompt tokens (%.0f%% of full); %d of %d questions went on to the paper; first call %.0f tokens",
-				c.name, c.passageTokens, c.k, c.exp, full.Accuracy, full.PromptTokens, sr.Accuracy, sr.PromptTokens, 100*ratio, toFull, len(qs), float64(ragTokens)/float64(len(qs)))
-			if full.Accuracy != 1 || sr.Accuracy != full.Accuracy {
-				t.Errorf("accuracy: self-route %.3f, full %.3f", sr.Accuracy, full.Accuracy)
-			}
-			if sr.Routes[RouteFull] != toFull || sr.Routes[RouteRAG] != len(qs)-toFull {
-				t.Errorf("summary routes %v, want %d to the paper", sr.Routes, toFull)
-			}
-			if md := Markdown(res.Summary); !strings.Contains(md, fmt.Sprintf("self-route: %d of %d answers came from the passages; %d went on to the whole paper", len(qs)-toFull, len(qs), toFull)) {
-				t.Errorf("summary.md does not say how self-route went:\n%s", md)
-			}
-			if toFull == 0 || toFull == len(qs) {
-				t.Errorf("%d of %d questions went on to the paper: the route tells nothing", toFull, len(qs))
-			}
-			if ratio >= c.maxShare {
-				t.Errorf("self-route costs %.0f%% of full's prompt tokens, want under %.0f%%", 100*ratio, 100*c.maxShare)
-			}
-			// The summary's RAG-effect table measures self-route against
-			// its baseline, full.
-			found := false
-			for _, e := range res.Summary.Effects {
-				if e.Mode == mode.SelfRoute {
-					found = e.Baseline == Full && e.Diff == 0
-				}
-			}
-			if !found {
-				t.Errorf("no zero effect of self-route against full in %+v", res.Summary.Effects)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkSelfRouteCase(t, c) })
+	}
+}
+
+// selfRouteCase is a setting TestSelfRouteUnderEvidenceReader runs
+// self-route and full under.
+type selfRouteCase struct {
+	name                  string
+	passageTokens, k, exp int
+	// rerank puts a cross-encoder double that scores passages by the
+	// gold evidence they hold (what a strong reranker approaches)
+	// over bm25's top 40, which is every passage of a sample paper at
+	// 128 tokens; maxShare is then the aim, 60% of full.
+	rerank   bool
+	maxShare float64
+}
+
+// checkSelfRouteCase runs full and self-route under the evidence reader
+// in setting c and checks each self-route record and the summary.
+func checkSelfRouteCase(t *testing.T, c selfRouteCase) {
+	qs, st, ix := fixtureSized(t, c.passageTokens)
+	opt := selfRouteOptions(t, c, qs, st, ix)
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadResults(filepath.Join(opt.Config.Out, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	toFull, ragTokens := checkSelfRouteRecords(t, st, qs, recs, c.exp)
+	checkSelfRouteSummary(t, c, res, len(qs), toFull, ragTokens)
+}
+
+// selfRouteOptions are the run's options in setting c: self-route's
+// defaults (checked), c's passages, k and expansion, and the gold-first
+// reranker when c asks for it.
+func selfRouteOptions(t *testing.T, c selfRouteCase, qs []bench.Question, st *corpus.Store, ix *index.Index) Options {
+	t.Helper()
+	cfg := sampleConfig(t, "reader", Full, mode.SelfRoute)
+	cfg.Runs, cfg.K, cfg.MaxPassageTokens, cfg.Expand = 1, c.k, c.passageTokens, c.exp
+	if cfg.RouteRetriever != "bm25" || cfg.QueryForm != "full" {
+		t.Fatalf("self-route defaults: retriever %q, query %q", cfg.RouteRetriever, cfg.QueryForm)
+	}
+	opt := Options{Config: cfg, Chat: evidenceReader(qs), Corpus: st, Index: ix, Questions: qs}
+	if c.rerank {
+		srv := reranktest.NewServer(t, reranktest.Config{Protocol: reranktest.TEI, Score: sampletest.GoldFirst(qs)})
+		rr, err := rerank.NewAPI(rerank.APIOptions{BaseURL: srv.BaseURL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Config.Rerank, opt.Config.RerankBaseURL, opt.Config.RerankProtocol, opt.Config.RerankDepth = "api", srv.BaseURL(), rr.Protocol(), 40
+		opt.Rerank = rr
+	}
+	return opt
+}
+
+// checkSelfRouteRecords checks every self-route record (checkSelfRouteRecord)
+// and returns how many went on to the paper and their first calls'
+// prompt tokens, summed.
+func checkSelfRouteRecords(t *testing.T, st *corpus.Store, qs []bench.Question, recs []Record, exp int) (toFull, ragTokens int) {
+	t.Helper()
+	byQ := map[string]Record{}
+	for _, r := range recs {
+		if r.Mode == Full {
+			byQ[r.QuestionID] = r
+		}
+	}
+	gold := map[string]*evidence.Gold{}
+	for _, q := range qs {
+		gold[q.ID] = evidence.ParseGold(q.Evidence, evidence.Options{})
+	}
+	for _, r := range recs {
+		if r.Mode != mode.SelfRoute {
+			continue
+		}
+		if checkSelfRouteRecord(t, st, r, gold[r.QuestionID], byQ[r.QuestionID], exp) {
+			toFull++
+		}
+		ragTokens += r.RouteCalls[0].PromptTokens
+	}
+	return toFull, ragTokens
+}
+
+// checkSelfRouteRecord checks self-route record r, of gold evidence g,
+// against the full record of its question: the route follows the
+// reader's reply, and so the evidence, and the prompt tokens are the
+// calls'. It reports whether r went on to the paper.
+func checkSelfRouteRecord(t *testing.T, st *corpus.Store, r Record, g *evidence.Gold, full Record, exp int) bool {
+	t.Helper()
+	if r.Error != "" {
+		t.Fatalf("%s: %s", r.QuestionID, r.Error)
+	}
+	first := r.RouteCalls[0]
+	// The route follows the reader's reply, and so the evidence:
+	// on to the paper exactly when the passages lack some. (With
+	// --expand the reader sees merged blocks, which can hold a
+	// sentence that straddles two passages.)
+	complete := first.Output != "Unanswerable."
+	if exp == 0 {
+		if pc := g.Score(passageTexts(t, st, r)).CompleteAt(len(r.Context)) == 1; pc != complete {
+			t.Errorf("%s: evidence complete in the passages %v, the reader replied %q", r.QuestionID, pc, first.Output)
+		}
+	}
+	wantRoute := RouteRAG
+	if !complete {
+		wantRoute = RouteFull
+	}
+	if r.Route != wantRoute || first.Route != RouteRAG || first.Unanswerable != !complete {
+		t.Errorf("%s: route %q (first call %+v), evidence complete %v", r.QuestionID, r.Route, first, complete)
+	}
+	want := first.PromptTokens
+	if r.Route == RouteFull {
+		if len(r.RouteCalls) != 2 || r.RouteCalls[1].Route != RouteFull || r.RouteCalls[1].PromptTokens != full.PromptTokens {
+			t.Fatalf("%s: calls %+v, full's prompt %d tokens", r.QuestionID, r.RouteCalls, full.PromptTokens)
+		}
+		want += r.RouteCalls[1].PromptTokens
+	} else if len(r.RouteCalls) != 1 {
+		t.Errorf("%s: %d calls on the rag route", r.QuestionID, len(r.RouteCalls))
+	}
+	if r.PromptTokens != want {
+		t.Errorf("%s: prompt tokens %d, want the calls' sum %d", r.QuestionID, r.PromptTokens, want)
+	}
+	return !complete
+}
+
+// checkSelfRouteSummary checks the summary of setting c's run over nq
+// questions, toFull of which went on to the paper: self-route as
+// accurate as full, the routes counted and said, its cost under
+// c.maxShare of full's, its effect against full zero.
+func checkSelfRouteSummary(t *testing.T, c selfRouteCase, res Result, nq, toFull, ragTokens int) {
+	t.Helper()
+	full, sr := res.Summary.ByMode[Full], res.Summary.ByMode[mode.SelfRoute]
+	ratio := sr.PromptTokens / full.PromptTokens
+	t.Logf("%s (passages %d tokens, k %d, expand %d): full accuracy %.3f, %.0f prompt tokens; self-route accuracy %.3f, %.0f prompt tokens (%.0f%% of full); %d of %d questions went on to the paper; first call %.0f tokens",
+		c.name, c.passageTokens, c.k, c.exp, full.Accuracy, full.PromptTokens, sr.Accuracy, sr.PromptTokens, 100*ratio, toFull, nq, float64(ragTokens)/float64(nq))
+	if full.Accuracy != 1 || sr.Accuracy != full.Accuracy {
+		t.Errorf("accuracy: self-route %.3f, full %.3f", sr.Accuracy, full.Accuracy)
+	}
+	if sr.Routes[RouteFull] != toFull || sr.Routes[RouteRAG] != nq-toFull {
+		t.Errorf("summary routes %v, want %d to the paper", sr.Routes, toFull)
+	}
+	if md := Markdown(res.Summary); !strings.Contains(md, fmt.Sprintf("self-route: %d of %d answers came from the passages; %d went on to the whole paper", nq-toFull, nq, toFull)) {
+		t.Errorf("summary.md does not say how self-route went:\n%s", md)
+	}
+	if toFull == 0 || toFull == nq {
+		t.Errorf("%d of %d questions went on to the paper: the route tells nothing", toFull, nq)
+	}
+	if ratio >= c.maxShare {
+		t.Errorf("self-route costs %.0f%% of full's prompt tokens, want under %.0f%%", 100*ratio, 100*c.maxShare)
+	}
+	// The summary's RAG-effect table measures self-route against
+	// its baseline, full.
+	found := false
+	for _, e := range res.Summary.Effects {
+		if e.Mode == mode.SelfRoute {
+			found = e.Baseline == Full && e.Diff == 0
+		}
+	}
+	if !found {
+		t.Errorf("no zero effect of self-route against full in %+v", res.Summary.Effects)
 	}
 }
 

@@ -158,19 +158,47 @@ func TestRescoreElaipBench(t *testing.T) {
 	}
 
 	// (b) A rule changed: weak cues ("I think (B).") no longer count.
-	noWeakCue := extract.Extractor{Version: "test-no-weak-cue", Extract: func(reply, letters string, opts []mcq.Option, multi bool) extract.Result {
+	rs, err = Rescore(ctx, RescoreRequest{Dir: out, Extractor: noWeakCue()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, wantCorrectLost := checkOnlyWeakCuesRescored(t, out, before, replies, rs)
+	checkAccuracyFellByLost(t, out, before, modes, len(replies.qs), changed, wantCorrectLost)
+
+	// The current rules again: the first files back.
+	if _, err := Rescore(ctx, RescoreRequest{Dir: out}); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range folderFiles(t, out) {
+		if !bytes.Equal(b, before[name]) {
+			t.Errorf("%s after rescoring with the rules restored differs from the eval's", name)
+		}
+	}
+	if srv.Count() != calls {
+		t.Errorf("rescoring made %d model calls, want none", srv.Count()-calls)
+	}
+}
+
+// noWeakCue is the extraction rules with weak cues ("I think (B).") no
+// longer counted: they are misses.
+func noWeakCue() extract.Extractor {
+	return extract.Extractor{Version: "test-no-weak-cue", Extract: func(reply, letters string, opts []mcq.Option, multi bool) extract.Result {
 		r := extract.Extract(reply, letters, opts, multi)
 		if r.Method == extract.MethodWeakCue {
 			return extract.Result{Method: extract.MethodMiss, Miss: true}
 		}
 		return r
 	}}
-	rs, err = Rescore(ctx, RescoreRequest{Dir: out, Extractor: noWeakCue})
-	if err != nil {
-		t.Fatal(err)
-	}
+}
+
+// checkOnlyWeakCuesRescored checks a rescore of the run in out by
+// noWeakCue against its files before: exactly the weak-cue replies'
+// records changed, each a weak cue become a miss, and only in their
+// verdicts and stamps; results.jsonl rewritten. It returns how many
+// records changed and how many of them had been right.
+func checkOnlyWeakCuesRescored(t *testing.T, out string, before map[string][]byte, replies sampleReplies, rs run.RescoreResult) (changed, wantCorrectLost int) {
+	t.Helper()
 	var want, got []string
-	wantCorrectLost := 0
 	recs, err := run.Dir(out).Records()
 	if err != nil {
 		t.Fatal(err)
@@ -186,19 +214,7 @@ func TestRescoreElaipBench(t *testing.T) {
 				wantCorrectLost++
 			}
 		}
-		if recs[i].Extractor != "test-no-weak-cue" {
-			t.Errorf("%s [%s]: extractor %q, want the rules' version", r.QuestionID, r.Mode, recs[i].Extractor)
-		}
-		if r.Extractor != extract.Version {
-			t.Errorf("%s [%s]: the eval stamped extractor %q, want %q", r.QuestionID, r.Mode, r.Extractor, extract.Version)
-		}
-		// Everything but the verdict and the stamp stays.
-		a, b := r, recs[i]
-		a.Extracted, a.Method, a.Miss, a.Correct, a.Extractor = "", "", false, false, ""
-		b.Extracted, b.Method, b.Miss, b.Correct, b.Extractor = "", "", false, false, ""
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s [%s]: rescoring changed more than the verdict:\n%+v\n%+v", r.QuestionID, r.Mode, a, b)
-		}
+		checkOnlyVerdictRescored(t, r, recs[i])
 	}
 	for _, c := range rs.Changes {
 		got = append(got, recordKey(c.QuestionID, c.Mode, c.Run))
@@ -212,6 +228,34 @@ func TestRescoreElaipBench(t *testing.T) {
 	if !rs.Rewrote {
 		t.Error("results.jsonl was not rewritten")
 	}
+	return len(got), wantCorrectLost
+}
+
+// checkOnlyVerdictRescored checks record now, rescored by noWeakCue from
+// r: stamped with the rules' version (r with the eval's), and everything
+// but the verdict and the stamp the same.
+func checkOnlyVerdictRescored(t *testing.T, r, now run.Record) {
+	t.Helper()
+	if now.Extractor != "test-no-weak-cue" {
+		t.Errorf("%s [%s]: extractor %q, want the rules' version", r.QuestionID, r.Mode, now.Extractor)
+	}
+	if r.Extractor != extract.Version {
+		t.Errorf("%s [%s]: the eval stamped extractor %q, want %q", r.QuestionID, r.Mode, r.Extractor, extract.Version)
+	}
+	// Everything but the verdict and the stamp stays.
+	a, b := r, now
+	a.Extracted, a.Method, a.Miss, a.Correct, a.Extractor = "", "", false, false, ""
+	b.Extracted, b.Method, b.Miss, b.Correct, b.Extractor = "", "", false, false, ""
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("%s [%s]: rescoring changed more than the verdict:\n%+v\n%+v", r.QuestionID, r.Mode, a, b)
+	}
+}
+
+// checkAccuracyFellByLost checks the summary the rescore wrote in out
+// against the one before: over the modes, accuracy over the nq questions
+// fell by the wantCorrectLost right answers that became misses.
+func checkAccuracyFellByLost(t *testing.T, out string, before map[string][]byte, modes []string, nq, changed, wantCorrectLost int) {
+	t.Helper()
 	s, err := run.Dir(out).ReadSummary()
 	if err != nil {
 		t.Fatal(err)
@@ -220,27 +264,14 @@ func TestRescoreElaipBench(t *testing.T) {
 	if err := jsonUnmarshal(before["summary.json"], &was); err != nil {
 		t.Fatal(err)
 	}
-	n := float64(len(replies.qs))
+	n := float64(nq)
 	lost := 0.0
 	for _, m := range modes {
 		lost += (was.ByMode[m].Accuracy - s.ByMode[m].Accuracy) * n
 	}
-	t.Logf("%d records changed, %d right answers lost", len(got), wantCorrectLost)
+	t.Logf("%d records changed, %d right answers lost", changed, wantCorrectLost)
 	if int(lost+0.5) != wantCorrectLost || wantCorrectLost == 0 {
 		t.Errorf("accuracy fell by %.2f answers over the modes, want the %d right weak-cue answers", lost, wantCorrectLost)
-	}
-
-	// The current rules again: the first files back.
-	if _, err := Rescore(ctx, RescoreRequest{Dir: out}); err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range folderFiles(t, out) {
-		if !bytes.Equal(b, before[name]) {
-			t.Errorf("%s after rescoring with the rules restored differs from the eval's", name)
-		}
-	}
-	if srv.Count() != calls {
-		t.Errorf("rescoring made %d model calls, want none", srv.Count()-calls)
 	}
 }
 
@@ -292,27 +323,7 @@ func TestRescoreLPFQAJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
-		p := r.Messages[len(r.Messages)-1].Content
-		switch r.Model {
-		case "judge-a": // right unless the answer gave up
-			if strings.Contains(p, "no idea") {
-				return `{"answer_score": 0}`, ""
-			}
-			return `{"answer_score": 1}`, ""
-		case "judge-b": // wrong everywhere
-			return `{"answer_score": 0}`, ""
-		}
-		for i, q := range qs {
-			if strings.Contains(p, q.Text) {
-				if i%2 == 1 {
-					return "I have no idea.", ""
-				}
-				return "The answer is C. " + q.Answer, ""
-			}
-		}
-		return "OK", ""
-	}})
+	srv := modeltest.NewServer(t, modeltest.Config{Answer: lpfqaRescoreModels(qs)})
 	out := filepath.Join(t.TempDir(), "run")
 	_, _, err = Eval(ctx, Request{
 		Config: run.Config{Bench: "lpfqa", Data: "../../testdata/lpfqa/sample.json", Home: t.TempDir(), Model: "answerer",
@@ -356,6 +367,44 @@ func TestRescoreLPFQAJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkJudgeBChanges(t, qs, rs)
+	checkJudgeBWritten(t, out)
+	if n := answerCalls(); n != asked {
+		t.Errorf("rescoring asked the answering model %d times, want none", n-asked)
+	}
+}
+
+// lpfqaRescoreModels answers as the three models of TestRescoreLPFQAJudge:
+// judge-a, right unless the answer gave up; judge-b, wrong everywhere;
+// and the answering model, which gives up on every other question.
+func lpfqaRescoreModels(qs []bench.Question) func(r modeltest.Request) (string, string) {
+	return func(r modeltest.Request) (string, string) {
+		p := r.Messages[len(r.Messages)-1].Content
+		switch r.Model {
+		case "judge-a": // right unless the answer gave up
+			if strings.Contains(p, "no idea") {
+				return `{"answer_score": 0}`, ""
+			}
+			return `{"answer_score": 1}`, ""
+		case "judge-b": // wrong everywhere
+			return `{"answer_score": 0}`, ""
+		}
+		for i, q := range qs {
+			if strings.Contains(p, q.Text) {
+				if i%2 == 1 {
+					return "I have no idea.", ""
+				}
+				return "The answer is C. " + q.Answer, ""
+			}
+		}
+		return "OK", ""
+	}
+}
+
+// checkJudgeBChanges checks judge-b's rescore changed exactly the rows
+// judge-a passed, each from 1 to 0.
+func checkJudgeBChanges(t *testing.T, qs []bench.Question, rs run.RescoreResult) {
+	t.Helper()
 	var wantChanged []string
 	for i, q := range qs {
 		if i%2 == 0 {
@@ -376,15 +425,18 @@ func TestRescoreLPFQAJudge(t *testing.T) {
 	if !slices.Equal(changed, wantChanged) {
 		t.Errorf("changed %v, want the rows judge-a passed %v", changed, wantChanged)
 	}
+}
+
+// checkJudgeBWritten checks the run folder out after judge-b's rescore:
+// config.json names judge-b, and the summary's accuracy is 0.
+func checkJudgeBWritten(t *testing.T, out string) {
+	t.Helper()
 	cfg, err := run.Dir(out).ReadConfig()
 	if err != nil || cfg.JudgeModel != "judge-b" || cfg.Judge.MaxTokens != 1024 {
 		t.Errorf("config.json after judge-b: judge %q, %d tokens, %v", cfg.JudgeModel, cfg.Judge.MaxTokens, err)
 	}
 	if s, err := run.Dir(out).ReadSummary(); err != nil || s.ByMode[run.ClosedBook].Accuracy != 0 {
 		t.Errorf("summary after judge-b: %+v, %v; want accuracy 0", s.ByMode[run.ClosedBook], err)
-	}
-	if n := answerCalls(); n != asked {
-		t.Errorf("rescoring asked the answering model %d times, want none", n-asked)
 	}
 }
 

@@ -111,6 +111,22 @@ func TestRetrievedRunFileIsBM25(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkRunFileRecordsAreBM25(t, qs, recs, k)
+	bm, fromFile, cb := res.Summary.ByMode["bm25"], res.Summary.ByMode["run:bm25"], res.Summary.ByMode["closed-book"]
+	t.Logf("accuracy: closed-book %.3f, bm25 %.3f, run:bm25 %.3f", cb.Accuracy, bm.Accuracy, fromFile.Accuracy)
+	if bm.Accuracy != fromFile.Accuracy || bm.N != len(qs) || fromFile.N != len(qs) || bm.Accuracy <= cb.Accuracy {
+		t.Errorf("accuracy: bm25 %.4f (n %d), run:bm25 %.4f (n %d), closed-book %.4f", bm.Accuracy, bm.N, fromFile.Accuracy, fromFile.N, cb.Accuracy)
+	}
+	checkConfigNamesRunFile(t, res.Dir, file)
+	checkRetrievalScoresRunFileAsBM25(t, home, file, qs)
+	checkRunFileOfMissingPassageRefused(t, req, file, srv)
+}
+
+// checkRunFileRecordsAreBM25 checks that, question by question, mode
+// run:bm25 got bm25's k passages, in the same order with the same scores,
+// and so the same prompt, answer and recall; and no record failed.
+func checkRunFileRecordsAreBM25(t *testing.T, qs []bench.Question, recs []run.Record, k int) {
+	t.Helper()
 	type key struct{ q, mode string }
 	byKey := map[key]run.Record{}
 	for _, r := range recs {
@@ -135,24 +151,29 @@ func TestRetrievedRunFileIsBM25(t *testing.T) {
 				a.PromptTokens, a.Output, a.Correct, *a.Recall, b.PromptTokens, b.Output, b.Correct, *b.Recall)
 		}
 	}
-	bm, fromFile, cb := res.Summary.ByMode["bm25"], res.Summary.ByMode["run:bm25"], res.Summary.ByMode["closed-book"]
-	t.Logf("accuracy: closed-book %.3f, bm25 %.3f, run:bm25 %.3f", cb.Accuracy, bm.Accuracy, fromFile.Accuracy)
-	if bm.Accuracy != fromFile.Accuracy || bm.N != len(qs) || fromFile.N != len(qs) || bm.Accuracy <= cb.Accuracy {
-		t.Errorf("accuracy: bm25 %.4f (n %d), run:bm25 %.4f (n %d), closed-book %.4f", bm.Accuracy, bm.N, fromFile.Accuracy, fromFile.N, cb.Accuracy)
-	}
+}
+
+// checkConfigNamesRunFile checks config.json in the run folder dir names
+// the run file and its SHA-256.
+func checkConfigNamesRunFile(t *testing.T, dir, file string) {
+	t.Helper()
 	var cfg struct {
 		Retrieved []map[string]string `json:"retrieved"`
 	}
-	b, _ := os.ReadFile(filepath.Join(res.Dir, "config.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
 	sum, _ := run.DataSHA256(file)
 	if err := json.Unmarshal(b, &cfg); err != nil || len(cfg.Retrieved) != 1 || cfg.Retrieved[0]["name"] != "bm25" ||
 		cfg.Retrieved[0]["path"] != file || cfg.Retrieved[0]["sha256"] != sum {
 		t.Errorf("config.json's retrieved: %+v (%v), want bm25 %s %s", cfg.Retrieved, err, file, sum)
 	}
+}
 
-	// eval retrieval scores the file as bm25, measure for measure.
+// checkRetrievalScoresRunFileAsBM25 checks eval retrieval scores the run
+// file as bm25, measure for measure.
+func checkRetrievalScoresRunFileAsBM25(t *testing.T, home, file string, qs []bench.Question) {
+	t.Helper()
 	var perQ []retrieval.QuestionResult
-	s, err := ScoreRetrieval(ctx, Retrieval{Home: home, Retrieved: map[string]string{"bm25": file}}, qs,
+	s, err := ScoreRetrieval(context.Background(), Retrieval{Home: home, Retrieved: map[string]string{"bm25": file}}, qs,
 		retrieval.Config{Retrievers: []string{"bm25"}, Forms: []retrieve.QueryForm{retrieve.FormFull}, Ks: []int{1, 3, 5}},
 		func(r retrieval.QuestionResult) { perQ = append(perQ, r) })
 	if err != nil {
@@ -162,9 +183,13 @@ func TestRetrievedRunFileIsBM25(t *testing.T) {
 	if len(a) == 0 || len(perQ) != 2*s.N || fmt.Sprint(a) != fmt.Sprint(f) || a["passage_recall@5"] == 0 {
 		t.Errorf("eval retrieval: bm25 %v, run:bm25 %v (%d results, n %d)", a, f, len(perQ), s.N)
 	}
+}
 
-	// A file that ranks a passage the corpus lacks is refused before any
-	// call, naming the file, the line and the passage.
+// checkRunFileOfMissingPassageRefused checks the eval req, given a copy of
+// the run file that ranks a passage the corpus lacks, is refused before
+// any call to srv, naming the file, the line and the passage.
+func checkRunFileOfMissingPassageRefused(t *testing.T, req Request, file string, srv *modeltest.Server) {
+	t.Helper()
 	bad := filepath.Join(t.TempDir(), "bad.trec")
 	text, _ := os.ReadFile(file)
 	lines := strings.SplitAfter(string(text), "\n")
@@ -173,7 +198,7 @@ func TestRetrievedRunFileIsBM25(t *testing.T) {
 	req.Retrieved = map[string]string{"bm25": bad}
 	req.Config.Out = filepath.Join(t.TempDir(), "bad")
 	before := srv.Count()
-	if _, _, err := Eval(ctx, req); err == nil || !strings.Contains(err.Error(), "--retrieved bm25: "+bad+" line 4: question ") ||
+	if _, _, err := Eval(context.Background(), req); err == nil || !strings.Contains(err.Error(), "--retrieved bm25: "+bad+" line 4: question ") ||
 		!strings.Contains(err.Error(), "the corpus has no such passage") || srv.Count() != before {
 		t.Errorf("a passage the corpus lacks: %v (%d calls)", err, srv.Count()-before)
 	}

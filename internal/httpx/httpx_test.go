@@ -173,29 +173,7 @@ func TestRetry(t *testing.T) {
 
 func TestDo(t *testing.T) {
 	const key = "k-SECRET-123"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/ok":
-			if r.Header.Get("Content-Type") != "application/json" || r.Header.Get("User-Agent") != "ua/1" || r.Header.Get("X-Extra") != "v" {
-				http.Error(w, "headers "+r.Header.Get("User-Agent"), 400)
-				return
-			}
-			w.Write([]byte(`{"ok":true}`))
-		case "/quota":
-			w.Header().Set("Retry-After", "3")
-			http.Error(w, `{"error":{"code":"insufficient_quota","message":"echo `+r.URL.Query().Get("key")+`"}}`, http.StatusTooManyRequests)
-		case "/big":
-			w.Write([]byte(strings.Repeat("x", 100)))
-		case "/slow":
-			select {
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
-			}
-		case "/cut":
-			w.Header().Set("Content-Length", "100")
-			w.Write([]byte(`{"partial`))
-		}
-	}))
+	srv := httptest.NewServer(http.HandlerFunc(doTestServer))
 	defer srv.Close()
 	sec := NewRedactor(key)
 
@@ -204,36 +182,88 @@ func TestDo(t *testing.T) {
 	if err != nil || string(rep.Body) != `{"ok":true}` || rep.StatusCode != 200 {
 		t.Fatalf("%v %+v", err, rep)
 	}
+	checkDoQuota(t, srv.URL, key, sec)
+	checkDoMalformed(t, srv.URL)
+	checkDoTimeoutAndCancel(t, srv.URL)
+	checkDoRefused(t, key, sec)
+}
 
-	_, err = Do(t.Context(), nil, Call{Method: http.MethodGet, URL: srv.URL + "/quota?key=" + key, Secrets: sec})
+// doTestServer serves TestDo's paths: /ok (when the headers are right),
+// /quota (a 429 that echoes the key), /big, /slow, /cut (a body shorter
+// than its Content-Length).
+func doTestServer(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/ok":
+		if r.Header.Get("Content-Type") != "application/json" || r.Header.Get("User-Agent") != "ua/1" || r.Header.Get("X-Extra") != "v" {
+			http.Error(w, "headers "+r.Header.Get("User-Agent"), 400)
+			return
+		}
+		w.Write([]byte(`{"ok":true}`))
+	case "/quota":
+		w.Header().Set("Retry-After", "3")
+		http.Error(w, `{"error":{"code":"insufficient_quota","message":"echo `+r.URL.Query().Get("key")+`"}}`, http.StatusTooManyRequests)
+	case "/big":
+		w.Write([]byte(strings.Repeat("x", 100)))
+	case "/slow":
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	case "/cut":
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte(`{"partial`))
+	}
+}
+
+// checkDoQuota checks a quota 429: an HTTPError, not retryable, with its
+// Retry-After, and the key redacted from the message and the URL.
+func checkDoQuota(t *testing.T, url, key string, sec Redactor) {
+	t.Helper()
+	_, err := Do(t.Context(), nil, Call{Method: http.MethodGet, URL: url + "/quota?key=" + key, Secrets: sec})
 	var he *HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 429 || !he.Quota() || Retryable(err) || he.RetryAfter != 3*time.Second ||
 		strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "?") || !strings.Contains(err.Error(), Redacted) {
 		t.Errorf("quota: %v", err)
 	}
+}
 
-	_, err = Do(t.Context(), nil, Call{URL: srv.URL + "/big", MaxBody: 10})
+// checkDoMalformed checks a body past MaxBody and one cut off are
+// MalformedErrors, the first retryable.
+func checkDoMalformed(t *testing.T, url string) {
+	t.Helper()
+	_, err := Do(t.Context(), nil, Call{URL: url + "/big", MaxBody: 10})
 	var me *MalformedError
 	if !errors.As(err, &me) || !Retryable(err) {
 		t.Errorf("big: %v", err)
 	}
-	_, err = Do(t.Context(), nil, Call{URL: srv.URL + "/cut"})
+	_, err = Do(t.Context(), nil, Call{URL: url + "/cut"})
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "body cut off") {
 		t.Errorf("cut: %v", err)
 	}
+}
 
-	_, err = Do(t.Context(), nil, Call{URL: srv.URL + "/slow", Timeout: 20 * time.Millisecond})
+// checkDoTimeoutAndCancel checks a call past its Timeout is a
+// TimeoutError, and a cancelled one context.Canceled, not retryable.
+func checkDoTimeoutAndCancel(t *testing.T, url string) {
+	t.Helper()
+	_, err := Do(t.Context(), nil, Call{URL: url + "/slow", Timeout: 20 * time.Millisecond})
 	var te *TimeoutError
-	if !errors.As(err, &te) || te.What != "Timeout" || !strings.HasPrefix(te.URL, srv.URL) || !errors.Is(err, context.DeadlineExceeded) {
+	if !errors.As(err, &te) || te.What != "Timeout" || !strings.HasPrefix(te.URL, url) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("slow: %v", err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	_, err = Do(ctx, nil, Call{URL: srv.URL + "/slow"})
+	_, err = Do(ctx, nil, Call{URL: url + "/slow"})
 	if !errors.Is(err, context.Canceled) || Retryable(err) {
 		t.Errorf("cancelled: %v", err)
 	}
+}
 
+// checkDoRefused checks a refused connection is a retryable
+// TransportError naming the call without its query (the key) and asking
+// whether the server runs.
+func checkDoRefused(t *testing.T, key string, sec Redactor) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

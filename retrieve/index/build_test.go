@@ -184,11 +184,7 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	want := searchAll(t, ix)
 	ix.Close()
 	st.Close()
-	dir := Dir(home)
-	for _, tc := range []struct {
-		file   string
-		broken []string // retrievers that must fail
-	}{
+	for _, tc := range []damagedFile{
 		{"lsa.model", []string{Dense, Hybrid}},
 		{filepath.Join("vectors", "vectors.db"), []string{Dense, Hybrid}},
 		// bm25 (and hybrid's bm25 part) is Okapi: corpus-wide always
@@ -196,69 +192,113 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 		// Within one paper with BM25 bleve it is Bleve, checked below.
 		{"okapi.gob", []string{Okapi, BM25, Hybrid}},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
-			path := filepath.Join(dir, tc.file)
-			if _, err := os.Stat(path); err != nil {
-				entries, _ := os.ReadDir(filepath.Dir(path))
-				t.Fatalf("%s: %v (the folder holds %v)", tc.file, err, entries)
-			}
-			good, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Garbage of the same size, put back afterwards.
-			if err := os.WriteFile(path, []byte(strings.Repeat("x", len(good))), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			defer os.WriteFile(path, good, 0o644)
-			st, ro := openReadOnly(t, home)
-			defer st.Close()
-			defer ro.Close()
-			for i, name := range Names() {
-				r, err := ro.Retriever(name)
-				if slices.Contains(tc.broken, name) {
-					if err == nil {
-						_, err = r.Search(context.Background(), readOnlyQueries[0])
-					}
-					if err == nil || !strings.Contains(err.Error(), filepath.Base(tc.file)) || !strings.Contains(err.Error(), "paperlens index") {
-						t.Errorf("%s with %s damaged: %v; want an error naming the file and the command that rebuilds it", name, tc.file, err)
-					}
-					continue
-				}
-				if err != nil {
-					t.Fatalf("%s with %s damaged: %v", name, tc.file, err)
-				}
-				for j, q := range readOnlyQueries {
-					hits, err := r.Search(context.Background(), q)
-					if err != nil {
-						t.Fatalf("%s with %s damaged: %v", name, tc.file, err)
-					}
-					if !reflect.DeepEqual(hits, want[Names()[i]][j]) {
-						t.Errorf("%s %q with %s damaged: hits differ", name, q.Text, tc.file)
-					}
-				}
-			}
-			if tc.file == "okapi.gob" {
-				stb, rob := openReadOnlyBleve(t, home)
-				defer stb.Close()
-				defer rob.Close()
-				r, err := rob.Retriever(BM25)
-				if err != nil {
-					t.Fatal(err)
-				}
-				hits, err := r.Search(context.Background(), readOnlyQueries[1])
-				if err != nil || !reflect.DeepEqual(hits, want[Bleve][1]) {
-					t.Errorf("one-paper bm25 (bleve) with okapi.gob damaged: %v (hits equal bleve's: %v)", err, reflect.DeepEqual(hits, want[Bleve][1]))
-				}
-			}
-			if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
-				t.Error("dense search did not load the embedder")
-			}
-		})
+		t.Run(tc.file, func(t *testing.T) { checkSearchWithDamagedFile(t, home, tc, want) })
 	}
 	// bm25 within one paper loads Okapi by default and nothing else; with
 	// BM25 bleve it loads nothing, and over the corpus it then loads Okapi,
 	// still not the embedder or the vectors.
+	checkOnePaperBM25LoadsOnlyOkapi(t, home)
+	checkBleveBM25LoadsOkapiOnlyOverTheCorpus(t, home)
+}
+
+// damagedFile is a file of the index made unreadable, and the retrievers
+// that must then fail.
+type damagedFile struct {
+	file   string
+	broken []string // retrievers that must fail
+}
+
+// checkSearchWithDamagedFile damages tc.file in the index at home (put
+// back afterwards) and checks, read-only, that the retrievers in
+// tc.broken fail naming it and the command that rebuilds it, while the
+// others search as before damage (want).
+func checkSearchWithDamagedFile(t *testing.T, home string, tc damagedFile, want map[string][][]retrieve.Hit) {
+	path := filepath.Join(Dir(home), tc.file)
+	if _, err := os.Stat(path); err != nil {
+		entries, _ := os.ReadDir(filepath.Dir(path))
+		t.Fatalf("%s: %v (the folder holds %v)", tc.file, err, entries)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Garbage of the same size, put back afterwards.
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", len(good))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.WriteFile(path, good, 0o644)
+	st, ro := openReadOnly(t, home)
+	defer st.Close()
+	defer ro.Close()
+	for i, name := range Names() {
+		r, err := ro.Retriever(name)
+		if slices.Contains(tc.broken, name) {
+			checkDamageReported(t, r, err, name, tc.file)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s with %s damaged: %v", name, tc.file, err)
+		}
+		checkSearchesAsBefore(t, r, name, tc.file, want[Names()[i]])
+	}
+	if tc.file == "okapi.gob" {
+		checkOnePaperBleveBM25WithoutOkapi(t, home, want)
+	}
+	if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
+		t.Error("dense search did not load the embedder")
+	}
+}
+
+// checkDamageReported checks retriever name, got as r with err, fails
+// (on asking or on its first search) naming the damaged file and the
+// command that rebuilds it.
+func checkDamageReported(t *testing.T, r retrieve.Retriever, err error, name, file string) {
+	t.Helper()
+	if err == nil {
+		_, err = r.Search(context.Background(), readOnlyQueries[0])
+	}
+	if err == nil || !strings.Contains(err.Error(), filepath.Base(file)) || !strings.Contains(err.Error(), "paperlens index") {
+		t.Errorf("%s with %s damaged: %v; want an error naming the file and the command that rebuilds it", name, file, err)
+	}
+}
+
+// checkSearchesAsBefore checks retriever name, with file damaged, gives
+// the hits it gave before (want, by query).
+func checkSearchesAsBefore(t *testing.T, r retrieve.Retriever, name, file string, want [][]retrieve.Hit) {
+	t.Helper()
+	for j, q := range readOnlyQueries {
+		hits, err := r.Search(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%s with %s damaged: %v", name, file, err)
+		}
+		if !reflect.DeepEqual(hits, want[j]) {
+			t.Errorf("%s %q with %s damaged: hits differ", name, q.Text, file)
+		}
+	}
+}
+
+// checkOnePaperBleveBM25WithoutOkapi checks, with okapi.gob damaged, that
+// a one-paper bm25 search with BM25 bleve still searches, as bleve.
+func checkOnePaperBleveBM25WithoutOkapi(t *testing.T, home string, want map[string][][]retrieve.Hit) {
+	t.Helper()
+	stb, rob := openReadOnlyBleve(t, home)
+	defer stb.Close()
+	defer rob.Close()
+	r, err := rob.Retriever(BM25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := r.Search(context.Background(), readOnlyQueries[1])
+	if err != nil || !reflect.DeepEqual(hits, want[Bleve][1]) {
+		t.Errorf("one-paper bm25 (bleve) with okapi.gob damaged: %v (hits equal bleve's: %v)", err, reflect.DeepEqual(hits, want[Bleve][1]))
+	}
+}
+
+// checkOnePaperBM25LoadsOnlyOkapi checks bm25 within one paper loads
+// Okapi by default, on its first search, and nothing else; and the
+// summary names the vectors' embedder without loading it.
+func checkOnePaperBM25LoadsOnlyOkapi(t *testing.T, home string) {
+	t.Helper()
 	st2, ro := openReadOnly(t, home)
 	defer st2.Close()
 	defer ro.Close()
@@ -275,10 +315,20 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	if ro.loadedEmbedder() != nil || ro.vec != nil || ro.okapi == nil {
 		t.Error("a one-paper bm25 search (okapi) should load Okapi and nothing else")
 	}
+	if got := ro.Summary(); got.Embedder == "lsa" || !strings.HasPrefix(got.Embedder, "lsa-") {
+		t.Errorf("Summary before the model is loaded names the embedder %q; want the vectors' lsa-DIM@HASH", got.Embedder)
+	}
+}
+
+// checkBleveBM25LoadsOkapiOnlyOverTheCorpus checks bm25 with BM25 bleve
+// loads nothing within one paper, and over the corpus Okapi alone.
+func checkBleveBM25LoadsOkapiOnlyOverTheCorpus(t *testing.T, home string) {
+	t.Helper()
 	st3, rob := openReadOnlyBleve(t, home)
 	defer st3.Close()
 	defer rob.Close()
-	if r, err = rob.Retriever(BM25); err != nil {
+	r, err := rob.Retriever(BM25)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Search(context.Background(), readOnlyQueries[1]); err != nil {
@@ -292,9 +342,6 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 	}
 	if rob.loadedEmbedder() != nil || rob.vec != nil || rob.okapi == nil {
 		t.Error("a corpus-wide bm25 search should load Okapi and nothing else")
-	}
-	if got := ro.Summary(); got.Embedder == "lsa" || !strings.HasPrefix(got.Embedder, "lsa-") {
-		t.Errorf("Summary before the model is loaded names the embedder %q; want the vectors' lsa-DIM@HASH", got.Embedder)
 	}
 }
 

@@ -241,88 +241,16 @@ func TestSeedFitProperties(t *testing.T) {
 		t.Errorf("Name %q does not say lsa", m.Name())
 	}
 
-	t.Run("descending singular values", func(t *testing.T) {
-		sv := m.SingularValues()
-		for i := 1; i < len(sv); i++ {
-			if sv[i] > sv[i-1] {
-				t.Fatalf("σ[%d]=%g > σ[%d]=%g", i, sv[i], i-1, sv[i-1])
-			}
-		}
-		if sv[len(sv)-1] <= 0 {
-			t.Fatalf("non-positive singular value kept: %g", sv[len(sv)-1])
-		}
-	})
+	t.Run("descending singular values", func(t *testing.T) { checkDescendingSingularValues(t, m) })
 
 	vecs, err := m.Embed(ctx, passages, embed.Passage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Run("unit length", func(t *testing.T) {
-		for i, v := range vecs {
-			if len(v) != m.Dim() {
-				t.Fatalf("vector %d has length %d, Dim %d", i, len(v), m.Dim())
-			}
-			if n := math.Sqrt(embed.Dot(v, v)); math.Abs(n-1) > 1e-5 {
-				t.Fatalf("vector %d has norm %g", i, n)
-			}
-		}
-	})
-
-	t.Run("deterministic", func(t *testing.T) {
-		m2, err := lsa.Fit(passages, lsa.Options{Workers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m2.Name() != m.Name() || m2.Hash() != m.Hash() {
-			t.Fatalf("refit with 1 worker: %s, first fit %s", m2.Name(), m.Name())
-		}
-		v2, err := m2.Embed(ctx, passages, embed.Passage)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !equalVecs(vecs, v2) {
-			t.Fatal("refit embeds differently")
-		}
-	})
-
-	t.Run("different fit different name", func(t *testing.T) {
-		m2, err := lsa.Fit(passages[:len(passages)-1], lsa.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m2.Name() == m.Name() {
-			t.Fatalf("fits on different corpora share the name %s", m.Name())
-		}
-		m3, err := lsa.Fit(passages, lsa.Options{Seed: 7})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m3.Name() == m.Name() {
-			t.Fatalf("fits with different seeds share the name %s", m.Name())
-		}
-	})
-
-	t.Run("save load round trip", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "lsa.model")
-		if err := m.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		l, err := lsa.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.Name() != m.Name() || l.Dim() != m.Dim() || l.Vocab() != m.Vocab() || l.Docs() != m.Docs() {
-			t.Fatalf("loaded %s dim %d vocab %d, saved %s dim %d vocab %d", l.Name(), l.Dim(), l.Vocab(), m.Name(), m.Dim(), m.Vocab())
-		}
-		lv, err := l.Embed(ctx, passages, embed.Passage)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !equalVecs(vecs, lv) {
-			t.Fatal("loaded model embeds differently")
-		}
-	})
-
+	t.Run("unit length", func(t *testing.T) { checkUnitLength(t, m, vecs) })
+	t.Run("deterministic", func(t *testing.T) { checkRefitDeterministic(t, m, passages, vecs) })
+	t.Run("different fit different name", func(t *testing.T) { checkDifferentFitDifferentName(t, m, passages) })
+	t.Run("save load round trip", func(t *testing.T) { checkSaveLoadRoundTrip(t, m, passages, vecs) })
 	t.Run("kind ignored", func(t *testing.T) {
 		q, err := m.Embed(ctx, passages[:5], embed.Query)
 		if err != nil {
@@ -332,6 +260,94 @@ func TestSeedFitProperties(t *testing.T) {
 			t.Fatal("Query and Passage embeddings differ for a symmetric model")
 		}
 	})
+}
+
+// checkDescendingSingularValues checks m keeps its singular values in
+// descending order, all positive.
+func checkDescendingSingularValues(t *testing.T, m *lsa.Model) {
+	sv := m.SingularValues()
+	for i := 1; i < len(sv); i++ {
+		if sv[i] > sv[i-1] {
+			t.Fatalf("σ[%d]=%g > σ[%d]=%g", i, sv[i], i-1, sv[i-1])
+		}
+	}
+	if sv[len(sv)-1] <= 0 {
+		t.Fatalf("non-positive singular value kept: %g", sv[len(sv)-1])
+	}
+}
+
+// checkUnitLength checks m's vectors vecs are of its dimension and unit
+// length.
+func checkUnitLength(t *testing.T, m *lsa.Model, vecs [][]float32) {
+	for i, v := range vecs {
+		if len(v) != m.Dim() {
+			t.Fatalf("vector %d has length %d, Dim %d", i, len(v), m.Dim())
+		}
+		if n := math.Sqrt(embed.Dot(v, v)); math.Abs(n-1) > 1e-5 {
+			t.Fatalf("vector %d has norm %g", i, n)
+		}
+	}
+}
+
+// checkRefitDeterministic checks a refit of passages with one worker is
+// m, by name and hash, and embeds them as m did (vecs).
+func checkRefitDeterministic(t *testing.T, m *lsa.Model, passages []string, vecs [][]float32) {
+	m2, err := lsa.Fit(passages, lsa.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.Name() != m.Name() || m2.Hash() != m.Hash() {
+		t.Fatalf("refit with 1 worker: %s, first fit %s", m2.Name(), m.Name())
+	}
+	v2, err := m2.Embed(context.Background(), passages, embed.Passage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalVecs(vecs, v2) {
+		t.Fatal("refit embeds differently")
+	}
+}
+
+// checkDifferentFitDifferentName checks fits of m's passages less one,
+// or with another seed, are named apart from m.
+func checkDifferentFitDifferentName(t *testing.T, m *lsa.Model, passages []string) {
+	m2, err := lsa.Fit(passages[:len(passages)-1], lsa.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2.Name() == m.Name() {
+		t.Fatalf("fits on different corpora share the name %s", m.Name())
+	}
+	m3, err := lsa.Fit(passages, lsa.Options{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m3.Name() == m.Name() {
+		t.Fatalf("fits with different seeds share the name %s", m.Name())
+	}
+}
+
+// checkSaveLoadRoundTrip checks m saved and loaded back is m, by name and
+// sizes, and embeds passages as m did (vecs).
+func checkSaveLoadRoundTrip(t *testing.T, m *lsa.Model, passages []string, vecs [][]float32) {
+	path := filepath.Join(t.TempDir(), "lsa.model")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	l, err := lsa.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Name() != m.Name() || l.Dim() != m.Dim() || l.Vocab() != m.Vocab() || l.Docs() != m.Docs() {
+		t.Fatalf("loaded %s dim %d vocab %d, saved %s dim %d vocab %d", l.Name(), l.Dim(), l.Vocab(), m.Name(), m.Dim(), m.Vocab())
+	}
+	lv, err := l.Embed(context.Background(), passages, embed.Passage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalVecs(vecs, lv) {
+		t.Fatal("loaded model embeds differently")
+	}
 }
 
 func equalVecs(a, b [][]float32) bool {
