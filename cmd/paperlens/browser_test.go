@@ -19,8 +19,8 @@ import (
 // The browser tests share one headless Chromium for the whole package run,
 // driven over the DevTools protocol: starting Chromium costs ~2 s of CPU,
 // and a process per page made those tests most of the package's time on
-// two cores. Each page still gets its own tab, so parallel tests do not
-// race on one document.
+// two cores. Each test still gets its own tab (testTab), so parallel tests
+// do not race on one document.
 var chrome struct {
 	once   sync.Once
 	ctx    context.Context // the browser's first tab; NewContext on it opens more
@@ -84,15 +84,61 @@ func stopBrowser() {
 	}
 }
 
-// inTab loads url in a new tab of the shared browser, after setup, and
+// tabs holds each test's tab in the shared browser.
+var tabs struct {
+	mu sync.Mutex
+	of map[*testing.T]context.Context
+}
+
+// testTab returns t's tab in the shared browser, opened on t's first page
+// and closed when t ends. A test's pages load one after another in it: a
+// new tab costs Chromium a renderer process and ~0.3 s of CPU, more than
+// most pages the tests load, and the tests load a dozen.
+func testTab(t *testing.T) context.Context {
+	t.Helper()
+	browser := sharedBrowser(t)
+	tabs.mu.Lock()
+	tab, ok := tabs.of[t]
+	tabs.mu.Unlock()
+	if ok {
+		return tab
+	}
+	tab, closeTab := chromedp.NewContext(browser)
+	// The first action on a tab opens it and binds it to the context it
+	// runs under, so it runs under the tab's own context, and a timer
+	// closes a tab that does not open, as one for the browser's start.
+	timer := time.AfterFunc(tabTimeout, closeTab)
+	err := chromedp.Do(tab)
+	if !timer.Stop() {
+		err = fmt.Errorf("not opened after %v: %w", tabTimeout, err)
+	}
+	if err != nil {
+		closeTab()
+		t.Fatalf("chromium: open a tab: %v\n%s", err, chrome.output.tail(4000))
+	}
+	tabs.mu.Lock()
+	if tabs.of == nil {
+		tabs.of = map[*testing.T]context.Context{}
+	}
+	tabs.of[t] = tab
+	tabs.mu.Unlock()
+	t.Cleanup(func() {
+		tabs.mu.Lock()
+		delete(tabs.of, t)
+		tabs.mu.Unlock()
+		closeTab()
+	})
+	return tab
+}
+
+// inTab loads url in t's tab of the shared browser, after setup, and
 // returns what get reads from the loaded page. Navigate returns once the
-// load event fired: the inspector's pages have no scripts, so the DOM and
-// the layout are final by then.
+// load event of the new document fired: the inspector's pages have no
+// scripts, so the DOM and the layout are final by then, and nothing of the
+// tab's previous page is left in them.
 func inTab[T any](t *testing.T, url string, setup []chromedp.Action[chromedp.Void], get chromedp.Action[T]) T {
 	t.Helper()
-	tab, closeTab := chromedp.NewContext(sharedBrowser(t))
-	defer closeTab()
-	ctx, cancel := context.WithTimeout(tab, tabTimeout)
+	ctx, cancel := context.WithTimeout(testTab(t), tabTimeout)
 	defer cancel()
 	if err := chromedp.Do(ctx, append(setup, chromedp.Navigate(url))...); err != nil {
 		t.Fatalf("chromium: load %s: %v\n%s", url, err, chrome.output.tail(4000))
@@ -111,12 +157,20 @@ func dumpDOM(t *testing.T, url string) string {
 	return inTab(t, url, nil, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
 }
 
-// screenshot saves a PNG of a 1600x4000 viewport of the page to the test's
-// folder (and to $PAPERLENS_SCREENSHOTS when set, to keep it) and returns
-// its path.
+// The screenshots' viewport: the width the inspector is designed for, and
+// tall enough to hold the first gold highlights of the question pages the
+// tests take (about 1150-1750 px down at this width). A taller one costs
+// Chromium raster and PNG encoding and this process PNG decoding, for
+// pixels no test looks at.
+const shotWidth, shotHeight = 1400, 2400
+
+// screenshot saves a PNG of a shotWidth x shotHeight viewport of the page
+// to the test's folder (and to $PAPERLENS_SCREENSHOTS when set, to keep
+// it) and returns its path. The tab keeps that viewport for the test's
+// later pages.
 func screenshot(t *testing.T, url, name string) string {
 	t.Helper()
-	png := inTab(t, url, []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(1600, 4000)}, chromedp.CaptureScreenshot())
+	png := inTab(t, url, []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(shotWidth, shotHeight)}, chromedp.CaptureScreenshot())
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)

@@ -185,7 +185,11 @@ func TestServeInBrowser(t *testing.T) {
 	if n < 2000 {
 		t.Errorf("screenshot %s has %d pixels of the gold highlight: not visible", shot, n)
 	}
-	screenshot(t, base+"/r/1/", "list.png")
+	// The question list is shot for the docs only: nothing here looks at
+	// its pixels.
+	if os.Getenv("PAPERLENS_SCREENSHOTS") != "" {
+		screenshot(t, base+"/r/1/", "list.png")
+	}
 
 	for _, p := range []string{"/../../etc/passwd", "/r/1/../../config.json", "/r/1/q/..%2F..%2Fresults.jsonl", "/r/1/paper/..%2f..%2f..%2fetc%2fpasswd", "/static/../cmd_serve.go", "/r/2/"} {
 		if code := rawGet(t, base, p); code != 404 {
