@@ -49,6 +49,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopBrowser()
+	removeTemplates()
 	os.Exit(code)
 }
 
