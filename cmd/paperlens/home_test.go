@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -72,4 +73,27 @@ func removeTemplates() {
 	if papersTemplate.dir != "" {
 		os.RemoveAll(papersTemplate.dir)
 	}
+}
+
+// sampleHead writes the first n questions of the ElaipBench sample (each
+// row carries its paper) to a file of t's and returns its path. study
+// scores its retrieval table on every question of --data, --limit or not,
+// so a study run for a few questions is given a file of a few questions:
+// on the whole sample that table cost ~0.5 s of CPU for a row or a
+// header the test looks for.
+func sampleHead(t *testing.T, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) < n {
+		t.Fatalf("the sample has %d lines, want %d", len(lines), n)
+	}
+	path := filepath.Join(t.TempDir(), "sample-head.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
