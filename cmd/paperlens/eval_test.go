@@ -188,13 +188,15 @@ func TestEvalSurvivesFaultyServer(t *testing.T) {
 		Faults: modeltest.Faults{Seed: 3, RateLimit: 0.05, ServerError: 0.05, CutOff: 0.05, Stall: 0.05, StallFor: 30 * time.Second}})
 	data := writeQuestions(t, 400)
 	out := filepath.Join(t.TempDir(), "run")
-	// The run starts before t.Parallel, with the package: it spends ~10 s
-	// waiting out stalls and backoffs on ~0.4 s of CPU, and a parallel
-	// test's turn can come last of seventy, which left the package idling
-	// through that wait at its end.
+	// The run starts before t.Parallel, with the package: it spends
+	// seconds waiting out stalls and backoffs on ~0.4 s of CPU, and a
+	// parallel test's turn can come last of seventy, which left the
+	// package idling through that wait at its end. 64 questions in flight
+	// (16 took 10-15 s) overlap more of those waits; which calls fail, and
+	// how, depends on the question and the attempt, not on the order.
 	var stdoutb, stderrb lockedBuffer
 	wait := (cli{env: []string{"OPENAI_API_KEY=" + key}}).start(&stdoutb, &stderrb, "eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
-		"--mode", "closed-book", "--runs", "1", "--concurrency", "16", "--attempt-timeout", "1s", "--max-attempts", "8",
+		"--mode", "closed-book", "--runs", "1", "--concurrency", "64", "--attempt-timeout", "1s", "--max-attempts", "8",
 		"--out", out, "--home", t.TempDir())
 	t.Cleanup(func() { wait() }) // the run ends before the server closes, should the test stop early
 	t.Parallel()
