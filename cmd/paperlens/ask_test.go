@@ -68,10 +68,7 @@ func TestEvalRetrievalPapersZip(t *testing.T) {
 
 func TestAskOffline(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
-		t.Fatal(errOut)
-	}
+	home := papersHome(t, false) // the sample papers ingested
 	out, errOut, code := paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "hybrid",
 		"How are parked tokens brought back?\nA. Averaged with neighbours\nB. Highest stored score first, refreshed by a residual network\nC. All at once\nD. Never")
 	if code != 0 {
@@ -93,10 +90,7 @@ func TestAskOffline(t *testing.T) {
 // was not in the context is dropped.
 func TestAskPrintsCitedPassages(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
-		t.Fatal(errOut)
-	}
+	home := papersHome(t, false) // the sample papers ingested
 	offered := regexp.MustCompile(`cite as \[(p[0-9]+)\]`)
 	srv := modeltest.NewServer(t, modeltest.Config{Answer: func(r modeltest.Request) (string, string) {
 		p := r.Messages[len(r.Messages)-1].Content

@@ -17,13 +17,16 @@ import (
 )
 
 // The browser tests share one headless Chromium for the whole package run,
-// driven over the DevTools protocol: starting Chromium costs ~2 s of CPU,
-// and a process per page made those tests most of the package's time on
-// two cores. Each page still gets its own tab, so parallel tests do not
-// race on one document.
+// driven over the DevTools protocol, and its one tab, taking turns:
+// starting Chromium costs ~2 s of CPU and each further tab a renderer
+// process and ~0.3 s more, and a process, then a tab, per page made those
+// tests most of the package's time on two cores. Each page a test reads
+// is a new document loaded in the tab while the test holds its turn, so
+// nothing of another test's page is left in it.
 var chrome struct {
 	once   sync.Once
-	ctx    context.Context // the browser's first tab; NewContext on it opens more
+	tab    context.Context // the browser's first and only tab
+	turn   sync.Mutex      // held while a test loads and reads a page
 	stop   func()
 	err    error
 	output lockedBuffer // what Chromium printed, for error messages
@@ -33,8 +36,16 @@ var chrome struct {
 // instead of hanging the package until go test's own timeout.
 const tabTimeout = 90 * time.Second
 
+// The tab's viewport, for every page: the width the inspector is designed
+// for, and tall enough to hold the first gold highlights of the question
+// pages the tests take screenshots of (about 1150-1750 px down at this
+// width). A taller one costs Chromium raster and PNG encoding and this
+// process PNG decoding, for pixels no test looks at; the layout does not
+// change the DOM that dumpDOM reads.
+const viewWidth, viewHeight = 1400, 2400
+
 // sharedBrowser starts Chromium on first use, with the flags this machine's
-// closed network needs, and returns the context its tabs are made from.
+// closed network needs, and returns its tab.
 func sharedBrowser(t *testing.T) context.Context {
 	t.Helper()
 	bin := chromiumPath(t)
@@ -57,12 +68,12 @@ func sharedBrowser(t *testing.T) context.Context {
 		}
 		alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, stopCtx := chromedp.NewContext(alloc)
-		chrome.ctx = ctx
+		chrome.tab = ctx
 		chrome.stop = func() { stopCtx(); stopAlloc() }
 		// The start itself cannot take a timeout (it would bound the
 		// browser's whole life), so a timer kills a browser that hangs.
 		timer := time.AfterFunc(tabTimeout, stopAlloc)
-		err := chromedp.Do(ctx)
+		err := chromedp.Do(ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
 		if !timer.Stop() {
 			err = fmt.Errorf("not started after %v: %w", tabTimeout, err)
 		}
@@ -73,7 +84,7 @@ func sharedBrowser(t *testing.T) context.Context {
 	if chrome.err != nil {
 		t.Fatal(chrome.err)
 	}
-	return chrome.ctx
+	return chrome.tab
 }
 
 // stopBrowser kills the shared Chromium, if a test started it, and removes
@@ -84,17 +95,18 @@ func stopBrowser() {
 	}
 }
 
-// inTab loads url in a new tab of the shared browser, after setup, and
+// inTab loads url in the shared browser's tab, in this test's turn, and
 // returns what get reads from the loaded page. Navigate returns once the
-// load event fired: the inspector's pages have no scripts, so the DOM and
-// the layout are final by then.
-func inTab[T any](t *testing.T, url string, setup []chromedp.Action[chromedp.Void], get chromedp.Action[T]) T {
+// load event of the new document fired: the inspector's pages have no
+// scripts, so the DOM and the layout are final by then.
+func inTab[T any](t *testing.T, url string, get chromedp.Action[T]) T {
 	t.Helper()
-	tab, closeTab := chromedp.NewContext(sharedBrowser(t))
-	defer closeTab()
+	tab := sharedBrowser(t)
+	chrome.turn.Lock()
+	defer chrome.turn.Unlock()
 	ctx, cancel := context.WithTimeout(tab, tabTimeout)
 	defer cancel()
-	if err := chromedp.Do(ctx, append(setup, chromedp.Navigate(url))...); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("chromium: load %s: %v\n%s", url, err, chrome.output.tail(4000))
 	}
 	v, err := chromedp.Run(ctx, get)
@@ -108,15 +120,15 @@ func inTab[T any](t *testing.T, url string, setup []chromedp.Action[chromedp.Voi
 // loaded, after any script ran: what chromium --dump-dom prints.
 func dumpDOM(t *testing.T, url string) string {
 	t.Helper()
-	return inTab(t, url, nil, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	return inTab(t, url, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
 }
 
-// screenshot saves a PNG of a 1600x4000 viewport of the page to the test's
-// folder (and to $PAPERLENS_SCREENSHOTS when set, to keep it) and returns
-// its path.
+// screenshot saves a PNG of the tab's viewport (viewWidth x viewHeight) of
+// the page to the test's folder (and to $PAPERLENS_SCREENSHOTS when set,
+// to keep it) and returns its path.
 func screenshot(t *testing.T, url, name string) string {
 	t.Helper()
-	png := inTab(t, url, []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(1600, 4000)}, chromedp.CaptureScreenshot())
+	png := inTab(t, url, chromedp.CaptureScreenshot())
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)

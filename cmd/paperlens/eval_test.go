@@ -180,7 +180,6 @@ func TestEvalKilledAndResumed(t *testing.T) {
 // cut-off JSON body or a 30-second stall: every question is answered once.
 // The key never appears in any file the run writes, nor in its output.
 func TestEvalSurvivesFaultyServer(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("400 calls with injected faults")
 	}
@@ -189,10 +188,20 @@ func TestEvalSurvivesFaultyServer(t *testing.T) {
 		Faults: modeltest.Faults{Seed: 3, RateLimit: 0.05, ServerError: 0.05, CutOff: 0.05, Stall: 0.05, StallFor: 30 * time.Second}})
 	data := writeQuestions(t, 400)
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, stderr, code := (cli{env: []string{"OPENAI_API_KEY=" + key}}).run(t, "eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
-		"--mode", "closed-book", "--runs", "1", "--concurrency", "16", "--attempt-timeout", "1s", "--max-attempts", "8",
+	// The run starts before t.Parallel, with the package: it spends
+	// seconds waiting out stalls and backoffs on ~0.4 s of CPU, and a
+	// parallel test's turn can come last of seventy, which left the
+	// package idling through that wait at its end. 64 questions in flight
+	// (16 took 10-15 s) overlap more of those waits; which calls fail, and
+	// how, depends on the question and the attempt, not on the order.
+	var stdoutb, stderrb lockedBuffer
+	wait := (cli{env: []string{"OPENAI_API_KEY=" + key}}).start(&stdoutb, &stderrb, "eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
+		"--mode", "closed-book", "--runs", "1", "--concurrency", "64", "--attempt-timeout", "1s", "--max-attempts", "8",
 		"--out", out, "--home", t.TempDir())
-	output := stdout + stderr
+	t.Cleanup(func() { wait() }) // the run ends before the server closes, should the test stop early
+	t.Parallel()
+	code := wait()
+	output := stdoutb.String() + stderrb.String()
 	if code != 0 {
 		t.Fatalf("eval: exit %d\n%s", code, output)
 	}
@@ -231,7 +240,9 @@ func TestStudyOffline(t *testing.T) {
 		t.Skip("whole study")
 	}
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	c := paperlensProcess("study", "--home", t.TempDir(), "--out", t.TempDir(), "--runs", "2")
+	// One run per mode: what is checked below is in the report of one
+	// (a second cost ~0.3 s of CPU for nothing checked).
+	c := paperlensProcess("study", "--home", t.TempDir(), "--out", t.TempDir(), "--runs", "1")
 	c.Dir = root
 	out, err := c.Output()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -47,8 +48,15 @@ func TestMain(m *testing.M) {
 	if !parallelSet() && runtime.GOMAXPROCS(0) < 16 {
 		_ = flag.Set("test.parallel", "16")
 	}
+	// Sixteen in-process commands at once make garbage fast from a live
+	// heap that stays small, so at the default GOGC the collector ran
+	// often: at 400 this process spends ~8% less CPU (measured on the
+	// eval, study and report tests) and peaks at ~750 MB instead of ~350.
+	// Child processes (workers, paperlensProcess) keep their own setting.
+	debug.SetGCPercent(400)
 	code := m.Run()
 	stopBrowser()
+	removeTemplates()
 	os.Exit(code)
 }
 

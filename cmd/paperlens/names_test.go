@@ -33,7 +33,7 @@ func TestPassageTokensNames(t *testing.T) {
 	}
 	// study --model is an alias of --models.
 	stdout, stderr, code = paperlens(t, "study", "--model", "random", "--mode", "closed-book", "--runs", "1", "--limit", "2",
-		"--data", sample, "--home", t.TempDir(), "--out", t.TempDir())
+		"--data", sampleHead(t, 2), "--home", t.TempDir(), "--out", t.TempDir())
 	if code != 0 || !strings.Contains(stdout, "# random on elaipbench") || strings.Contains(stdout, "# ir on") {
 		t.Fatalf("study --model: exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -85,7 +85,7 @@ func TestRerankCommands(t *testing.T) {
 	}
 
 	// study's retrieval table reranks with a cross-encoder.
-	out, errOut, code = paperlens(t, "study", "--home", home, "--data", data, "--model", "random", "--mode", "closed-book", "--runs", "1",
+	out, errOut, code = paperlens(t, "study", "--home", home, "--data", sampleHead(t, 2), "--model", "random", "--mode", "closed-book", "--runs", "1",
 		"--limit", "2", "--out", t.TempDir(), "--rerank", "api", "--rerank-base-url", tei.BaseURL())
 	if code != 0 || !strings.Contains(out, "bleve>api+full") {
 		t.Errorf("study --rerank api: exit %d, no reranked row in its retrieval table\n%s%s", code, out, errOut)

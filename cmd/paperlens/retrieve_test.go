@@ -11,11 +11,7 @@ import (
 
 func TestIndexSearchAndEvalRetrievalJSON(t *testing.T) {
 	t.Parallel()
-	home := t.TempDir()
-	papers := filepath.Join("..", "..", "testdata", "papers")
-	if _, errOut, code := paperlens(t, "ingest", "--home", home, papers); code != 0 {
-		t.Fatalf("ingest: %d %s", code, errOut)
-	}
+	home := papersHome(t, false) // the sample papers ingested
 	out, errOut, code := paperlens(t, "index", "--json", "--home", home)
 	var rep map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep["papers"].(float64) != 5 {
@@ -98,10 +94,7 @@ func TestIndexSearchAndEvalRetrievalJSON(t *testing.T) {
 func TestIndexQdrantStore(t *testing.T) {
 	t.Parallel()
 	srv := qdranttest.Start(t)
-	home := t.TempDir()
-	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
-		t.Fatal(errOut)
-	}
+	home := papersHome(t, false) // the sample papers ingested
 	out, errOut, code := paperlens(t, "search", "--json", "--home", home, "--store", "qdrant", "--qdrant", srv.URL,
 		"--retriever", "dense", "-k", "2", "--paper", "tidal-token-pruning", "restoring parked tokens")
 	if code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != 2 {

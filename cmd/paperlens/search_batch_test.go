@@ -20,17 +20,11 @@ var batchQueries = []struct{ id, query, paper string }{
 	{"q5", "what does the verifier check against the claims", "claim-anchored-verification"},
 }
 
-// searchHome ingests and indexes the sample papers once for the tests here.
+// searchHome returns a home of t's with the sample papers ingested and
+// indexed (a copy of a template home, see papersHome).
 func searchHome(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	if _, errOut, code := paperlens(t, "ingest", "--home", home, filepath.Join("..", "..", "testdata", "papers")); code != 0 {
-		t.Fatalf("ingest: exit %d %s", code, errOut)
-	}
-	if _, errOut, code := paperlens(t, "index", "--home", home); code != 0 {
-		t.Fatalf("index: exit %d %s", code, errOut)
-	}
-	return home
+	return papersHome(t, true)
 }
 
 func writeLines(t *testing.T, lines ...string) string {

@@ -161,10 +161,15 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	// the oracle holds every question's evidence, so a reranker that
 	// lifts it from the top 30 can too.
 	// The sample as study takes it by default from the repository root.
+	// --isolate=false: its papers (ours) are parsed in this process. What
+	// is tested is the sweep and the reranker, not the isolation of
+	// untrusted files (the ingest tests' subject); the workers it started
+	// cost ~0.25 s of CPU, most of it their start.
 	out, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, "study", "--data", data, "--papers", papers,
 		"--home", home, "--out", outDir, "--runs", "1", "--models", "m", "--base-url", srv.BaseURL(),
 		"--mode", "full,bm25", "--rerank", "llm", "--rerank-model", "m",
-		"--query", "full", "--sweep", "--sweep-rerank", "none,llm", "--budgets", "320,640", "--sweep-passage-tokens", "160", "--sweep-windows", "", "--sweep-top", "2")
+		"--query", "full", "--sweep", "--sweep-rerank", "none,llm", "--budgets", "320,640", "--sweep-passage-tokens", "160", "--sweep-windows", "", "--sweep-top", "2",
+		"--isolate=false")
 	if code != 0 {
 		t.Fatalf("study --sweep --rerank llm: exit %d\n%s", code, errOut)
 	}

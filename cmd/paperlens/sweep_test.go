@@ -112,9 +112,13 @@ func TestStudySweepOffline(t *testing.T) {
 	// The sample as study takes it by default from the repository root.
 	root := filepath.Join("..", "..")
 	home, outDir := t.TempDir(), t.TempDir()
+	// --isolate=false: the sample's papers (ours) are parsed in this
+	// process. What is tested is the sweep, not the isolation of
+	// untrusted files (the ingest tests' subject); the workers it
+	// started cost ~0.25 s of CPU, most of it their start.
 	s, errOut, code := paperlens(t, "study", "--data", filepath.Join(root, "testdata", "elaipbench", "sample.jsonl"),
 		"--papers", filepath.Join(root, "testdata", "papers"), "--home", home, "--out", outDir, "--runs", "1", "--models", "ir", "--mode", "full,dense",
-		"--sweep", "--budgets", "512", "--sweep-passage-tokens", "256,512", "--sweep-windows", "", "--sweep-top", "1")
+		"--sweep", "--budgets", "512", "--sweep-passage-tokens", "256,512", "--sweep-windows", "", "--sweep-top", "1", "--isolate=false")
 	if code != 0 {
 		t.Fatalf("study --sweep: exit %d\n%s", code, errOut)
 	}
