@@ -51,9 +51,20 @@ func Ask(ctx context.Context, req Request, q bench.Question, modeName string) (A
 		return Answer{}, err
 	}
 	s.opt = run.Options{Config: s.cfg, Corpus: st, Index: ix, Header: req.Clients.Header, JudgeHeader: req.Clients.JudgeHeader, Cite: true}
-	// Answers and rankings are cached for the next question, outside any
-	// run folder.
-	dir := filepath.Join(os.TempDir(), "paperlens-ask")
+	// Answers and rankings are cached for the next question in the home
+	// the question is asked of (no run folder holds them): one cache per
+	// corpus, not one shared through the temporary folder by every
+	// invocation on the machine, whose file lock parallel asks would
+	// contend for and whose answers a later server on a reused port
+	// would be served.
+	dir := filepath.Join(s.cfg.Home, "ask-cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		// A read-only home: answer without keeping the answer.
+		if dir, err = os.MkdirTemp("", "paperlens-ask-"); err != nil {
+			return Answer{}, fmt.Errorf("ask: no folder for the answer cache: %w", err)
+		}
+		s.onClose(func() error { return os.RemoveAll(dir) })
+	}
 	if !s.cfg.Offline() {
 		chat, err := s.newChat(dir, s.cfg.BaseURL, s.cfg.APIKeyEnv, 1)
 		if err != nil {
