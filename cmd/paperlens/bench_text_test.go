@@ -29,6 +29,25 @@ func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	}
 
 	// The documents are exactly the PDFs that have a ground-truth text.
+	want := checkMeasureTextDocuments(t, r)
+
+	// Every tool this machine has ran; the others are said to be missing.
+	tools := checkMeasureTextTools(t, r)
+	checkMeasureTextRows(t, r, want, tools)
+
+	// Each mean is the mean of that tool's rows.
+	checkMeasureTextMeans(t, r, tools)
+
+	// pdftotext's score is the metric on pdftotext's own output, run here.
+	if len(tools) > 1 && tools[1] == textquality.Pdftotext {
+		checkMeasureTextPdftotext(t, r, want[0])
+	}
+}
+
+// checkMeasureTextDocuments checks that the report's documents are the
+// PDFs with a ground-truth text, and returns them.
+func checkMeasureTextDocuments(t *testing.T, r textquality.Report) []string {
+	t.Helper()
 	pdfs, _ := filepath.Glob(filepath.Join(groundTruth, "*.pdf"))
 	var want []string
 	for _, p := range pdfs {
@@ -39,8 +58,13 @@ func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	if len(want) < 4 || strings.Join(r.Documents, ",") != strings.Join(want, ",") {
 		t.Fatalf("documents %q, want the %d PDFs with a .txt: %q", r.Documents, len(want), want)
 	}
+	return want
+}
 
-	// Every tool this machine has ran; the others are said to be missing.
+// checkMeasureTextTools checks that the report's tools are those this
+// machine has, the others said to be missing, and returns them.
+func checkMeasureTextTools(t *testing.T, r textquality.Report) []string {
+	t.Helper()
 	tools := []string{textquality.Ours}
 	if _, err := exec.LookPath("pdftotext"); err == nil {
 		tools = append(tools, textquality.Pdftotext)
@@ -53,23 +77,20 @@ func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 	if strings.Join(r.Tools, ",") != strings.Join(tools, ",") {
 		t.Fatalf("tools %q, want %q", r.Tools, tools)
 	}
+	return tools
+}
+
+// checkMeasureTextRows checks that there is one sound row per tool and
+// document.
+func checkMeasureTextRows(t *testing.T, r textquality.Report, want, tools []string) {
+	t.Helper()
 	if len(r.Rows) != len(want)*len(tools) {
 		t.Fatalf("%d rows, want %d documents × %d tools", len(r.Rows), len(want), len(tools))
 	}
 	seen := map[string]bool{}
 	for _, row := range r.Rows {
 		seen[row.Tool+"/"+row.Document] = true
-		for name, v := range map[string]float64{"ratio": row.Ratio, "ratio_ws": row.RatioWS, "order": row.Order, "symbols": row.Symbols} {
-			if math.IsNaN(v) || v < 0 || v > 1 {
-				t.Errorf("%s on %s: %s = %v, outside [0, 1]", row.Tool, row.Document, name, v)
-			}
-		}
-		if row.Chars == 0 || row.Err != "" {
-			t.Errorf("%s on %s: %d characters, error %q", row.Tool, row.Document, row.Chars, row.Err)
-		}
-		if row.Paragraphs.Located+row.Paragraphs.Ambiguous > row.Paragraphs.Paragraphs || row.SymbolSet.Found > row.SymbolSet.Truth {
-			t.Errorf("%s on %s: counts do not add up: %+v %+v", row.Tool, row.Document, row.Paragraphs, row.SymbolSet)
-		}
+		checkMeasureTextRow(t, row)
 	}
 	for _, tool := range tools {
 		for _, d := range want {
@@ -78,38 +99,34 @@ func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 			}
 		}
 	}
+}
 
-	// Each mean is the mean of that tool's rows.
+// checkMeasureTextRow checks one row's scores and counts.
+func checkMeasureTextRow(t *testing.T, row textquality.Row) {
+	t.Helper()
+	for name, v := range map[string]float64{"ratio": row.Ratio, "ratio_ws": row.RatioWS, "order": row.Order, "symbols": row.Symbols} {
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			t.Errorf("%s on %s: %s = %v, outside [0, 1]", row.Tool, row.Document, name, v)
+		}
+	}
+	if row.Chars == 0 || row.Err != "" {
+		t.Errorf("%s on %s: %d characters, error %q", row.Tool, row.Document, row.Chars, row.Err)
+	}
+	if row.Paragraphs.Located+row.Paragraphs.Ambiguous > row.Paragraphs.Paragraphs || row.SymbolSet.Found > row.SymbolSet.Truth {
+		t.Errorf("%s on %s: counts do not add up: %+v %+v", row.Tool, row.Document, row.Paragraphs, row.SymbolSet)
+	}
+}
+
+// checkMeasureTextMeans checks that each tool's mean is the mean of its
+// rows, and the ratios against PyMuPDF's.
+func checkMeasureTextMeans(t *testing.T, r textquality.Report, tools []string) {
+	t.Helper()
 	if len(r.Means) != len(tools) {
 		t.Fatalf("%d means, want one per tool (%d)", len(r.Means), len(tools))
 	}
 	var pymupdf float64
 	for _, m := range r.Means {
-		var sum textquality.Scores
-		var found, truth int
-		n := 0
-		for _, row := range r.Rows {
-			if row.Tool == m.Tool {
-				found += row.SymbolSet.Found
-				truth += row.SymbolSet.Truth
-				sum.Ratio += row.Ratio
-				sum.RatioWS += row.RatioWS
-				sum.Order += row.Order
-				sum.Symbols += row.Symbols
-				n++
-			}
-		}
-		for name, pair := range map[string][2]float64{
-			"ratio": {m.Ratio, sum.Ratio}, "ratio_ws": {m.RatioWS, sum.RatioWS},
-			"order": {m.Order, sum.Order}, "symbols": {m.Symbols, sum.Symbols},
-		} {
-			if math.Abs(pair[0]-pair[1]/float64(n)) > 1e-9 {
-				t.Errorf("%s mean %s = %v, rows give %v", m.Tool, name, pair[0], pair[1]/float64(n))
-			}
-		}
-		if m.AllSymbols.Found != found || m.AllSymbols.Truth != truth || truth == 0 || m.AllSymbols.Score != float64(found)/float64(truth) {
-			t.Errorf("%s symbols over all documents %+v, rows give %d/%d", m.Tool, m.AllSymbols, found, truth)
-		}
+		checkMeasureTextMean(t, m, r.Rows)
 		if m.Tool == textquality.PyMuPDF {
 			pymupdf = m.Ratio
 		}
@@ -119,26 +136,57 @@ func TestMeasureTextScoresEveryDocumentWithEveryTool(t *testing.T) {
 			t.Errorf("%s ratio against PyMuPDF = %v, means give %v", m.Tool, m.RatioVsPyMuPDF, m.Ratio/pymupdf)
 		}
 	}
+}
 
-	// pdftotext's score is the metric on pdftotext's own output, run here.
-	if len(tools) > 1 && tools[1] == textquality.Pdftotext {
-		d := want[0]
-		txt, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(groundTruth, d+".pdf"), "-").Output()
-		if err != nil {
-			t.Fatalf("pdftotext %s: %v", d, err)
+// checkMeasureTextMean checks one tool's mean against its rows.
+func checkMeasureTextMean(t *testing.T, m textquality.Mean, rows []textquality.Row) {
+	t.Helper()
+	var sum textquality.Scores
+	var found, truth int
+	n := 0
+	for _, row := range rows {
+		if row.Tool == m.Tool {
+			found += row.SymbolSet.Found
+			truth += row.SymbolSet.Truth
+			sum.Ratio += row.Ratio
+			sum.RatioWS += row.RatioWS
+			sum.Order += row.Order
+			sum.Symbols += row.Symbols
+			n++
 		}
-		truth, err := os.ReadFile(filepath.Join(groundTruth, d+".txt"))
-		if err != nil {
-			t.Fatal(err)
+	}
+	for name, pair := range map[string][2]float64{
+		"ratio": {m.Ratio, sum.Ratio}, "ratio_ws": {m.RatioWS, sum.RatioWS},
+		"order": {m.Order, sum.Order}, "symbols": {m.Symbols, sum.Symbols},
+	} {
+		if math.Abs(pair[0]-pair[1]/float64(n)) > 1e-9 {
+			t.Errorf("%s mean %s = %v, rows give %v", m.Tool, name, pair[0], pair[1]/float64(n))
 		}
-		for _, row := range r.Rows {
-			if row.Tool == textquality.Pdftotext && row.Document == d {
-				if w := textquality.Ratio(string(truth), string(txt)); row.Ratio != w {
-					t.Errorf("pdftotext on %s: reported ratio %v, the metric on its output gives %v", d, row.Ratio, w)
-				}
-				if w := textquality.SymbolRecall(string(truth), string(txt)).Score; row.Symbols != w {
-					t.Errorf("pdftotext on %s: reported symbols %v, the metric on its output gives %v", d, row.Symbols, w)
-				}
+	}
+	if m.AllSymbols.Found != found || m.AllSymbols.Truth != truth || truth == 0 || m.AllSymbols.Score != float64(found)/float64(truth) {
+		t.Errorf("%s symbols over all documents %+v, rows give %d/%d", m.Tool, m.AllSymbols, found, truth)
+	}
+}
+
+// checkMeasureTextPdftotext checks that pdftotext's scores on document d
+// are the metrics on pdftotext's own output, run here.
+func checkMeasureTextPdftotext(t *testing.T, r textquality.Report, d string) {
+	t.Helper()
+	txt, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(groundTruth, d+".pdf"), "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", d, err)
+	}
+	truth, err := os.ReadFile(filepath.Join(groundTruth, d+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r.Rows {
+		if row.Tool == textquality.Pdftotext && row.Document == d {
+			if w := textquality.Ratio(string(truth), string(txt)); row.Ratio != w {
+				t.Errorf("pdftotext on %s: reported ratio %v, the metric on its output gives %v", d, row.Ratio, w)
+			}
+			if w := textquality.SymbolRecall(string(truth), string(txt)).Score; row.Symbols != w {
+				t.Errorf("pdftotext on %s: reported symbols %v, the metric on its output gives %v", d, row.Symbols, w)
 			}
 		}
 	}

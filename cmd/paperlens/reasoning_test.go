@@ -61,6 +61,21 @@ func TestEvalReasoningModel(t *testing.T) {
 		t.Fatalf("%d requests were rejected; want the preflight's one", n)
 	}
 	reqs := questionRequests(srv)
+	sent := checkReasoningRequests(t, reqs)
+	checkReasoningSummary(t, stdout, len(reqs), sent)
+
+	// The header's value is never written; its name is.
+	checkReasoningRunFiles(t, out)
+
+	// A resumed run sends nothing; so does a rerun from the response cache
+	// alone.
+	checkReasoningResume(t, srv, args, out)
+}
+
+// checkReasoningRequests checks the fields of each question's request and
+// returns the tokens the server sent for them (Cached left zero).
+func checkReasoningRequests(t *testing.T, reqs []modeltest.Request) run.Tokens {
+	t.Helper()
 	var reasoning, prompt, completion int
 	for _, r := range reqs {
 		if r.ReasoningEffort != "high" || r.MaxCompletionTokens != 4000 || r.MaxTokens != 0 ||
@@ -77,6 +92,13 @@ func TestEvalReasoningModel(t *testing.T) {
 		}
 		completion += modeltest.Tokens("After weighing the options, the answer is B.") + 100 + len(r.Prompt())%97
 	}
+	return run.Tokens{Prompt: prompt, Completion: completion, Reasoning: reasoning}
+}
+
+// checkReasoningSummary checks the --json summary printed as stdout
+// against the nreqs question requests and the tokens sent for them.
+func checkReasoningSummary(t *testing.T, stdout string, nreqs int, sent run.Tokens) {
+	t.Helper()
 	var s run.Summary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
 		t.Fatalf("--json printed %q: %v", stdout, err)
@@ -97,10 +119,11 @@ func TestEvalReasoningModel(t *testing.T) {
 		}
 		cost += *ms.CostUSD
 	}
-	if len(reqs) != 2*s.Questions {
-		t.Errorf("%d requests for %d questions × 2 modes", len(reqs), s.Questions)
+	if nreqs != 2*s.Questions {
+		t.Errorf("%d requests for %d questions × 2 modes", nreqs, s.Questions)
 	}
-	want := run.Tokens{Prompt: prompt, Completion: completion, Reasoning: reasoning, Cached: 16 * len(reqs)}
+	prompt, completion := sent.Prompt, sent.Completion
+	want := run.Tokens{Prompt: prompt, Completion: completion, Reasoning: sent.Reasoning, Cached: 16 * nreqs}
 	if got != want {
 		t.Errorf("summary tokens %+v, the server sent %+v", got, want)
 	}
@@ -108,8 +131,13 @@ func TestEvalReasoningModel(t *testing.T) {
 	if math.Abs(cost-wantCost) > 1e-9 {
 		t.Errorf("cost %.6f, want %.6f", cost, wantCost)
 	}
+}
 
-	// The header's value is never written; its name is.
+// checkReasoningRunFiles checks that no file of the run in out holds the
+// header's value and that config.json records its name and the request
+// fields.
+func checkReasoningRunFiles(t *testing.T, out string) {
+	t.Helper()
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if b, _ := os.ReadFile(p); strings.Contains(string(b), "gw-secret-0123456789") {
@@ -124,9 +152,13 @@ func TestEvalReasoningModel(t *testing.T) {
 			t.Errorf("config.json lacks %s:\n%s", w, cfg)
 		}
 	}
+}
 
-	// A resumed run sends nothing; so does a rerun from the response cache
-	// alone.
+// checkReasoningResume checks that rerunning args (writing to out) resumes without a
+// request, that a rerun from the response cache alone sends only the
+// preflight, and that another reasoning effort is refused in the folder.
+func checkReasoningResume(t *testing.T, srv *modeltest.Server, args []string, out string) {
+	t.Helper()
 	n := srv.Count()
 	if _, stderr, code := paperlens(t, args...); code != 0 || srv.Count() != n {
 		t.Fatalf("resume: exit %d, %d new requests\n%s", code, srv.Count()-n, stderr)

@@ -320,6 +320,16 @@ func TestReasoningPairReportAndServe(t *testing.T) {
 	}
 	// What the records say: per mode, right without reasoning and wrong
 	// with it (lost), and the reverse (gained).
+	lost, gained := reasoningPairFlips(t, dirs)
+	checkReasoningPairReport(t, root, dirs, lost, gained)
+	checkReasoningPairServe(t, dirs, lost, gained)
+}
+
+// reasoningPairFlips reads the two runs' records and returns, per mode,
+// the questions right without reasoning and wrong with it (lost), and the
+// reverse (gained); each mode must flip both ways.
+func reasoningPairFlips(t *testing.T, dirs map[string]string) (lost, gained map[string][]string) {
+	t.Helper()
 	correct := map[string]map[string]map[string]bool{} // paradigm → mode → question
 	for p, d := range dirs {
 		recs, err := run.ReadResults(filepath.Join(d, run.ResultsFile))
@@ -336,7 +346,7 @@ func TestReasoningPairReportAndServe(t *testing.T) {
 			}
 		}
 	}
-	lost, gained := map[string][]string{}, map[string][]string{}
+	lost, gained = map[string][]string{}, map[string][]string{}
 	for _, m := range []string{"full", "bm25"} {
 		for q, b := range correct["base"][m] {
 			r, ok := correct["reasoning"][m][q]
@@ -353,7 +363,13 @@ func TestReasoningPairReportAndServe(t *testing.T) {
 			t.Fatalf("%s: %d lost, %d gained: the fixture should flip both ways", m, len(lost[m]), len(gained[m]))
 		}
 	}
+	return lost, gained
+}
 
+// checkReasoningPairReport checks that the report pairs the two runs and
+// lists the flips the records hold.
+func checkReasoningPairReport(t *testing.T, root string, dirs map[string]string, lost, gained map[string][]string) {
+	t.Helper()
 	md := filepath.Join(root, "report.md")
 	if _, errOut, code := paperlens(t, "report", "--md", md, dirs["base"], dirs["reasoning"]); code != 0 {
 		t.Fatalf("report: %s", errOut)
@@ -367,27 +383,38 @@ func TestReasoningPairReportAndServe(t *testing.T) {
 		t.Errorf("report pairs no runs:\n%s", rep)
 	}
 	for _, m := range []string{"full", "bm25"} {
-		row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(m) + ` \| (\d+) \| (\d+) \| (\d+) \| ([^|]*) \|$`).FindStringSubmatch(rep)
-		if row == nil {
-			t.Errorf("report has no flips row for %s", m)
-			continue
-		}
-		if row[2] != strconv.Itoa(len(lost[m])) || row[3] != strconv.Itoa(len(gained[m])) {
-			t.Errorf("%s: report says %s lost, %s gained; the records %d and %d", m, row[2], row[3], len(lost[m]), len(gained[m]))
-		}
-		listed, _, _ := strings.Cut(strings.TrimSpace(row[4]), " … and ")
-		for _, id := range strings.Split(listed, ", ") {
-			if !slices.Contains(lost[m], id) {
-				t.Errorf("%s: report lists %q as lost", m, id)
-			}
-		}
+		checkReasoningPairFlipsRow(t, rep, m, lost[m], gained[m])
 	}
 	for _, want := range []string{"| truncated | tokens/q in · out (reasoning) | cost US$ |", "(120) |", "Accuracy against prompt tokens", "Prompt tokens per question as the server reported them"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+}
 
+// checkReasoningPairFlipsRow checks the report's flips row for mode m.
+func checkReasoningPairFlipsRow(t *testing.T, rep, m string, lost, gained []string) {
+	t.Helper()
+	row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(m) + ` \| (\d+) \| (\d+) \| (\d+) \| ([^|]*) \|$`).FindStringSubmatch(rep)
+	if row == nil {
+		t.Errorf("report has no flips row for %s", m)
+		return
+	}
+	if row[2] != strconv.Itoa(len(lost)) || row[3] != strconv.Itoa(len(gained)) {
+		t.Errorf("%s: report says %s lost, %s gained; the records %d and %d", m, row[2], row[3], len(lost), len(gained))
+	}
+	listed, _, _ := strings.Cut(strings.TrimSpace(row[4]), " … and ")
+	for _, id := range strings.Split(listed, ", ") {
+		if !slices.Contains(lost, id) {
+			t.Errorf("%s: report lists %q as lost", m, id)
+		}
+	}
+}
+
+// checkReasoningPairServe checks that the inspector's vs filter returns
+// exactly the flipped questions, and a question page the server's tokens.
+func checkReasoningPairServe(t *testing.T, dirs map[string]string, lost, gained map[string][]string) {
+	t.Helper()
 	base := startServe(t, dirs["base"], dirs["reasoning"])
 	ids := func(path string) []string {
 		code, body := httpGet(t, base+path)

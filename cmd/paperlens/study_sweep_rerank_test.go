@@ -177,6 +177,29 @@ func TestStudySweepRerankLLM(t *testing.T) {
 
 	// The sweep's rows, for the record: the best reranked and unreranked
 	// configuration within a quarter of the mean paper.
+	logSweepRerankBest(t, out)
+
+	// (a) A picked configuration, reranked by the LLM, is complete for ≥
+	// 95% of the questions within 25% of the mean full paper.
+	chosen, chosenComplete := pickSweepRerankConfig(t, out)
+
+	// (b) Its eval runs (one per order) are reranked by the same model and
+	// as accurate as the full paper; the report says it matches full.
+	full, chosenDirs, scoreOrderTokens := checkSweepRerankRuns(t, outDir, srv.BaseURL(), chosen, chosenComplete)
+	checkSweepRerankReport(t, out, chosen, scoreOrderTokens, full)
+
+	// The reranker's own prompts are counted apart from the answer's:
+	// run the chosen configuration again in a fresh folder, count the
+	// RankGPT windows the server was sent and the prompt tokens it
+	// reported for them, and find them in the summary's rerank_tokens.
+	checkSweepRerankAgain(t, sweepRerankAgain{srv: srv, studyCalls: studyCalls, home: home, data: data, papers: papers,
+		dir: chosenDirs[0], chosen: chosen, chosenComplete: chosenComplete, full: full})
+}
+
+// logSweepRerankBest logs the best reranked and unreranked configuration
+// of the sweep's rows within a quarter of the mean paper.
+func logSweepRerankBest(t *testing.T, out string) {
+	t.Helper()
 	best := map[bool]string{}
 	bestC := map[bool]float64{false: -1, true: -1}
 	for _, m := range sweepLine.FindAllStringSubmatch(out, -1) {
@@ -191,11 +214,13 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	}
 	t.Logf("best without reranking: %s", best[false])
 	t.Logf("best with --rerank llm: %s", best[true])
+}
 
-	// (a) A picked configuration, reranked by the LLM, is complete for ≥
-	// 95% of the questions within 25% of the mean full paper.
-	var chosen string
-	var chosenComplete float64
+// pickSweepRerankConfig returns the first picked configuration, reranked
+// by the LLM, complete for ≥ 95% of the questions within 25% of the mean
+// full paper, and its completeness; the study must name the cheapest.
+func pickSweepRerankConfig(t *testing.T, out string) (chosen string, chosenComplete float64) {
+	t.Helper()
 	for _, m := range pickedLine.FindAllStringSubmatch(out, -1) {
 		complete, _ := strconv.ParseFloat(m[3], 64)
 		share, _ := strconv.ParseFloat(m[5], 64)
@@ -214,14 +239,21 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	if !strings.Contains(out, "Cheapest reaching complete@budget 0.95: ") {
 		t.Errorf("the study names no cheapest configuration at 0.95:\n%s", out)
 	}
+	return chosen, chosenComplete
+}
 
-	// (b) Its eval runs (one per order) are reranked by the same model and
-	// as accurate as the full paper; the report says it matches full.
+// checkSweepRerankRuns checks the study's usual run and its sweep's runs
+// in outDir: each reranked as its folder says, and the chosen
+// configuration's two (one per order) as accurate as its completeness.
+// It returns full's figures, the chosen runs' folders and the prompt
+// tokens, answer and rerank, per question of the score-ordered one.
+func checkSweepRerankRuns(t *testing.T, outDir, baseURL, chosen string, chosenComplete float64) (full run.ModeStats, chosenDirs []string, scoreOrderTokens float64) {
+	t.Helper()
 	usual, err := run.Dir(study.Folder(outDir, "m", "base")).ReadSummary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := usual.ByMode["full"]
+	full = usual.ByMode["full"]
 	// The usual modes rerank as --rerank says.
 	if cfg, err := run.Dir(study.Folder(outDir, "m", "base")).ReadConfig(); err != nil || cfg.Rerank != "llm" {
 		t.Errorf("usual run: rerank %q, %v", cfg.Rerank, err)
@@ -230,48 +262,66 @@ func TestStudySweepRerankLLM(t *testing.T) {
 		ms := usual.ByMode[name]
 		t.Logf("usual mode %s (k=5, passages of 512, --rerank llm for bm25): accuracy %.3f over %d, %.0f prompt tokens", name, ms.Accuracy, ms.N, ms.PromptTokens)
 	}
-	var scoreOrderTokens float64
 	dirs, _ := filepath.Glob(filepath.Join(outDir, "study-m-base-sweep-*"))
-	var chosenDirs []string
 	for _, d := range dirs {
-		cfg, err := run.Dir(d).ReadConfig()
-		if err != nil {
-			t.Fatal(err)
-		}
-		label := fmt.Sprintf("%s p%d k=%d", retrieval.Label(cfg.Modes[0], retrieve.QueryForm(cfg.QueryForm)), cfg.MaxPassageTokens, cfg.K)
-		reranked := strings.HasSuffix(d, "-rerank-llm")
-		if reranked != (cfg.Rerank == "llm") || (reranked && (cfg.RerankModel != "m" || cfg.RerankDepth != 30 || cfg.RerankBaseURL != srv.BaseURL())) {
-			t.Errorf("%s: rerank %q model %q depth %d url %q", filepath.Base(d), cfg.Rerank, cfg.RerankModel, cfg.RerankDepth, cfg.RerankBaseURL)
-		}
-		if reranked {
-			label += " rerank=llm"
-		}
-		if label != chosen {
+		cfg, ms, ok := checkSweepRerankRun(t, d, baseURL, chosen, chosenComplete, full)
+		if !ok {
 			continue
 		}
 		chosenDirs = append(chosenDirs, d)
-		sum, err := run.Dir(d).ReadSummary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms := sum.ByMode[cfg.Modes[0]]
-		if ms.RerankTokens == nil || ms.RerankTokens.Prompt == 0 {
-			t.Errorf("%s: the summary counts no reranker tokens", filepath.Base(d))
-		}
 		if cfg.Order == "score" {
 			scoreOrderTokens = ms.PromptTokens + float64(ms.RerankTokens.Prompt)/float64(ms.Records)
-		}
-		t.Logf("%s (order %s): accuracy %.3f over %d, prompt tokens %.0f; full %.3f over %d, %.0f prompt tokens (%.1f%%)",
-			label, cfg.Order, ms.Accuracy, ms.N, ms.PromptTokens, full.Accuracy, full.N, full.PromptTokens, 100*ms.PromptTokens/full.PromptTokens)
-		// The double reads evidence: its accuracy is the evidence's
-		// completeness in the context the sweep measured.
-		if math.Abs(ms.Accuracy-chosenComplete) > 0.0005 || full.Accuracy != 1 {
-			t.Errorf("%s order %s: accuracy %.3f, complete@budget %.3f; full's %.3f over %d", label, cfg.Order, ms.Accuracy, chosenComplete, full.Accuracy, full.N)
 		}
 	}
 	if len(chosenDirs) != 2 {
 		t.Fatalf("run folders of %s: %v (of %v)", chosen, chosenDirs, dirs)
 	}
+	return full, chosenDirs, scoreOrderTokens
+}
+
+// checkSweepRerankRun checks that the sweep's run in d is reranked as its
+// folder says and, if it is of the chosen configuration (ok), that it
+// counts reranker tokens and is as accurate as the chosen completeness.
+func checkSweepRerankRun(t *testing.T, d, baseURL, chosen string, chosenComplete float64, full run.ModeStats) (cfg run.Config, ms run.ModeStats, ok bool) {
+	t.Helper()
+	cfg, err := run.Dir(d).ReadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := fmt.Sprintf("%s p%d k=%d", retrieval.Label(cfg.Modes[0], retrieve.QueryForm(cfg.QueryForm)), cfg.MaxPassageTokens, cfg.K)
+	reranked := strings.HasSuffix(d, "-rerank-llm")
+	if reranked != (cfg.Rerank == "llm") || (reranked && (cfg.RerankModel != "m" || cfg.RerankDepth != 30 || cfg.RerankBaseURL != baseURL)) {
+		t.Errorf("%s: rerank %q model %q depth %d url %q", filepath.Base(d), cfg.Rerank, cfg.RerankModel, cfg.RerankDepth, cfg.RerankBaseURL)
+	}
+	if reranked {
+		label += " rerank=llm"
+	}
+	if label != chosen {
+		return cfg, ms, false
+	}
+	sum, err := run.Dir(d).ReadSummary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms = sum.ByMode[cfg.Modes[0]]
+	if ms.RerankTokens == nil || ms.RerankTokens.Prompt == 0 {
+		t.Errorf("%s: the summary counts no reranker tokens", filepath.Base(d))
+	}
+	t.Logf("%s (order %s): accuracy %.3f over %d, prompt tokens %.0f; full %.3f over %d, %.0f prompt tokens (%.1f%%)",
+		label, cfg.Order, ms.Accuracy, ms.N, ms.PromptTokens, full.Accuracy, full.N, full.PromptTokens, 100*ms.PromptTokens/full.PromptTokens)
+	// The double reads evidence: its accuracy is the evidence's
+	// completeness in the context the sweep measured.
+	if math.Abs(ms.Accuracy-chosenComplete) > 0.0005 || full.Accuracy != 1 {
+		t.Errorf("%s order %s: accuracy %.3f, complete@budget %.3f; full's %.3f over %d", label, cfg.Order, ms.Accuracy, chosenComplete, full.Accuracy, full.N)
+	}
+	return cfg, ms, true
+}
+
+// checkSweepRerankReport checks that the study's report says the chosen
+// configuration, score-ordered, matches full at scoreOrderTokens, decided
+// by the paired interval, and that its retrieval table is not reranked.
+func checkSweepRerankReport(t *testing.T, out, chosen string, scoreOrderTokens float64, full run.ModeStats) {
+	t.Helper()
 	m := matchLine.FindStringSubmatch(out)
 	if m == nil || !strings.HasSuffix(m[3], " rerank=llm") {
 		t.Fatalf("the report names no reranked configuration matching full:\n%s", out)
@@ -289,23 +339,39 @@ func TestStudySweepRerankLLM(t *testing.T) {
 	if want := fmt.Sprintf("%.1f", 100*scoreOrderTokens/full.PromptTokens); m[3] != chosen || m[4] != "score" || m[5] != want {
 		t.Errorf("matches full with %s, order %s, at %s%% of its prompt tokens; want %s, order score, at %s%%", m[3], m[4], m[5], chosen, want)
 	}
+}
 
-	// The reranker's own prompts are counted apart from the answer's:
-	// run the chosen configuration again in a fresh folder, count the
-	// RankGPT windows the server was sent and the prompt tokens it
-	// reported for them, and find them in the summary's rerank_tokens.
-	cfg, err := run.Dir(chosenDirs[0]).ReadConfig()
+// sweepRerankAgain is what checkSweepRerankAgain needs of
+// TestStudySweepRerankLLM: the server and the calls the study made, the
+// study's home, data and papers, and the chosen configuration's first run
+// folder, label and completeness, and full's figures.
+type sweepRerankAgain struct {
+	srv                     *modeltest.Server
+	studyCalls              int
+	home, data, papers, dir string
+	chosen                  string
+	chosenComplete          float64
+	full                    run.ModeStats
+}
+
+// checkSweepRerankAgain runs the chosen configuration again in a fresh
+// folder and checks that the summary's rerank_tokens are the prompt
+// tokens the server reported for the RankGPT windows it was sent.
+func checkSweepRerankAgain(t *testing.T, a sweepRerankAgain) {
+	t.Helper()
+	srv, chosen, chosenComplete, full := a.srv, a.chosen, a.chosenComplete, a.full
+	cfg, err := run.Dir(a.dir).ReadConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "again")
-	if o, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, "eval", "--home", filepath.Join(home, "sweep", fmt.Sprintf("passages-%d", cfg.MaxPassageTokens)),
-		"--data", data, "--papers", papers, "--model", "m", "--base-url", srv.BaseURL(), "--mode", cfg.Modes[0], "--runs", "1",
+	if o, errOut, code := (cli{env: []string{"OPENAI_API_KEY=sk-test-not-a-secret"}}).run(t, "eval", "--home", filepath.Join(a.home, "sweep", fmt.Sprintf("passages-%d", cfg.MaxPassageTokens)),
+		"--data", a.data, "--papers", a.papers, "--model", "m", "--base-url", srv.BaseURL(), "--mode", cfg.Modes[0], "--runs", "1",
 		"-k", strconv.Itoa(cfg.K), "--max-passage-tokens", strconv.Itoa(cfg.MaxPassageTokens), "--query", cfg.QueryForm,
 		"--order", cfg.Order, "--rerank", "llm", "--rerank-model", "m", "--out", again); code != 0 {
 		t.Fatalf("eval of %s: exit %d\n%s%s", chosen, code, o, errOut)
 	}
-	calls, toks := rankGPTTokens(srv.Requests()[studyCalls:])
+	calls, toks := rankGPTTokens(srv.Requests()[a.studyCalls:])
 	sum, err := run.Dir(again).ReadSummary()
 	if err != nil {
 		t.Fatal(err)
@@ -315,7 +381,7 @@ func TestStudySweepRerankLLM(t *testing.T) {
 		t.Errorf("%s again: accuracy %.3f (complete@budget %.3f), %d rerank calls", chosen, ms.Accuracy, chosenComplete, calls)
 	}
 	reported := 0 // what the double's usage said of those windows
-	for _, r := range srv.Requests()[studyCalls:] {
+	for _, r := range srv.Requests()[a.studyCalls:] {
 		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Content, "RankGPT") {
 			for _, m := range r.Messages {
 				reported += modeltest.Tokens(m.Content)

@@ -174,102 +174,24 @@ func webAsker() modeltest.Config {
 func TestEvalToolModeKilledAndRerun(t *testing.T) {
 	t.Parallel()
 	const n, held = 24, 12 // pages of questions from number held on wait until the kill
-	var mu sync.Mutex
-	searches, pagesServed := map[int]int{}, map[int]int{} // by question number
-	var waiting, killed atomic.Int32
-	release, fourHeld := make(chan struct{}), make(chan struct{})
-	var fourOnce sync.Once
-	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		i, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/page/"))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		if i >= held && killed.Load() == 0 {
-			if waiting.Add(1) >= 4 {
-				fourOnce.Do(func() { close(fourHeld) })
-			}
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
-			waiting.Add(-1)
-			return // the client was killed while this page was held
-		}
-		mu.Lock()
-		pagesServed[i]++
-		mu.Unlock()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<html><head><title>Notes %d</title></head><body><article><h1>Notes on question %d</h1>"+
-			"<p>These notes discuss the question, its options and the reasoning behind each of them, so that a reader can check the claim.</p>"+
-			"<p>After reading closely we conclude: The right option is %c.</p></article></body></html>", i, i, "ABCD"[i%4])
-	}))
-	defer pages.Close()
-	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query().Get("q")
-		var i int
-		if _, err := fmt.Sscanf(q, "Question number %d", &i); err != nil {
-			http.Error(w, "unexpected query "+q, 400)
-			return
-		}
-		mu.Lock()
-		searches[i]++
-		mu.Unlock()
-		fmt.Fprintf(w, `{"results":[{"url":%q,"title":"Notes","content":"notes on the question"}]}`, fmt.Sprintf("%s/page/%d", pages.URL, i))
-	}))
-	defer searx.Close()
+	f := newToolKillFixture(t, held)
 	srv := modeltest.NewServer(t, webAsker())
 	data := writeQuestions(t, n)
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--bench", "jsonl", "--data", data, "--model", "fake-model", "--base-url", srv.BaseURL(),
-		"--mode", "tool-search", "--runs", "1", "--concurrency", "4", "--web-provider", "searxng", "--searxng-url", searx.URL,
+		"--mode", "tool-search", "--runs", "1", "--concurrency", "4", "--web-provider", "searxng", "--searxng-url", f.searx.URL,
 		"--allow-private-hosts", "--out", out, "--home", t.TempDir()}
 
-	c := paperlensProcess(args...)
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- c.Wait() }()
-	held4 := true
-	select {
-	case <-fourHeld:
-	case <-exited:
-		held4 = false
-	case <-hangGuard(t):
-		held4 = false
-	}
-	_ = c.Process.Signal(syscall.SIGKILL)
-	<-exited
-	killed.Store(1)
-	close(release)
-	if !held4 {
-		t.Fatalf("only %d questions reached open_page before the run ended or the test's time ran out", waiting.Load())
-	}
+	f.killWhenFourHeld(t, args)
 	before := readRecords(t, out)
 	if len(before) == 0 || len(before) > n-4 {
 		t.Fatalf("%d records at the kill; want a run killed part-way", len(before))
 	}
 	servedBefore := srv.Served()
-	mu.Lock()
-	searchesBefore := len(searches)
-	mu.Unlock()
-	midway := 0 // questions whose search ran but that were not recorded
-	recorded := map[string]bool{}
-	for _, r := range before {
-		recorded[r.QuestionID] = true
-	}
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		s := searches[i]
-		mu.Unlock()
-		if s == 1 && !recorded[fmt.Sprintf("q%03d", i)] {
-			midway++
-		}
-	}
-	if midway < 4 {
-		t.Fatalf("%d questions were mid-way at the kill, want at least 4", midway)
-	}
+	f.mu.Lock()
+	searchesBefore := len(f.searches)
+	f.mu.Unlock()
+	f.checkMidway(t, before, n)
 
 	if _, errOut, code := paperlens(t, args...); code != 0 {
 		t.Fatalf("rerun: exit %d: %s", code, errOut)
@@ -283,25 +205,140 @@ func TestEvalToolModeKilledAndRerun(t *testing.T) {
 			t.Errorf("asked the model %d times (%d before the kill): %.120q", k, servedBefore[prompt], prompt)
 		}
 	}
-	mu.Lock()
-	for q, k := range searches {
-		if k != 1 {
-			t.Errorf("searched for question %d %d times", q, k)
-		}
-	}
-	if len(searches) != n || searchesBefore < len(before)+4 {
-		t.Errorf("%d searches in all (%d before the kill, %d records then), want %d", len(searches), searchesBefore, len(before), n)
-	}
-	for i, k := range pagesServed {
-		if k != 1 {
-			t.Errorf("page %d served %d times", i, k)
-		}
-	}
-	mu.Unlock()
+	f.checkOnce(t, searchesBefore, len(before), n)
 	for _, r := range after {
 		tr := r.Transcript
 		if r.Error != "" || !r.Correct || tr == nil || tr.ToolCalls != 2 {
 			t.Errorf("%s: error %q, output %q, gold %s, transcript %+v", r.QuestionID, r.Error, r.Output, r.Gold, tr)
+		}
+	}
+}
+
+// toolKillFixture is TestEvalToolModeKilledAndRerun's loopback SearXNG
+// and web pages, with what they were asked: pages of questions from
+// number held on wait until the kill.
+type toolKillFixture struct {
+	mu                    sync.Mutex
+	searches, pagesServed map[int]int // by question number
+	waiting, killed       atomic.Int32
+	release, fourHeld     chan struct{}
+	fourOnce              sync.Once
+	pages, searx          *httptest.Server
+}
+
+func newToolKillFixture(t *testing.T, held int) *toolKillFixture {
+	t.Helper()
+	f := &toolKillFixture{searches: map[int]int{}, pagesServed: map[int]int{}, release: make(chan struct{}), fourHeld: make(chan struct{})}
+	f.pages = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/page/"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if i >= held && f.killed.Load() == 0 {
+			if f.waiting.Add(1) >= 4 {
+				f.fourOnce.Do(func() { close(f.fourHeld) })
+			}
+			select {
+			case <-f.release:
+			case <-r.Context().Done():
+			}
+			f.waiting.Add(-1)
+			return // the client was killed while this page was held
+		}
+		f.mu.Lock()
+		f.pagesServed[i]++
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<html><head><title>Notes %d</title></head><body><article><h1>Notes on question %d</h1>"+
+			"<p>These notes discuss the question, its options and the reasoning behind each of them, so that a reader can check the claim.</p>"+
+			"<p>After reading closely we conclude: The right option is %c.</p></article></body></html>", i, i, "ABCD"[i%4])
+	}))
+	t.Cleanup(f.pages.Close)
+	f.searx = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query().Get("q")
+		var i int
+		if _, err := fmt.Sscanf(q, "Question number %d", &i); err != nil {
+			http.Error(w, "unexpected query "+q, 400)
+			return
+		}
+		f.mu.Lock()
+		f.searches[i]++
+		f.mu.Unlock()
+		fmt.Fprintf(w, `{"results":[{"url":%q,"title":"Notes","content":"notes on the question"}]}`, fmt.Sprintf("%s/page/%d", f.pages.URL, i))
+	}))
+	t.Cleanup(f.searx.Close)
+	return f
+}
+
+// killWhenFourHeld runs paperlens with args and kills it with SIGKILL
+// once four questions wait on their page; it fails the test if the run
+// ends or the test's time runs out first.
+func (f *toolKillFixture) killWhenFourHeld(t *testing.T, args []string) {
+	t.Helper()
+	c := paperlensProcess(args...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.Wait() }()
+	held4 := true
+	select {
+	case <-f.fourHeld:
+	case <-exited:
+		held4 = false
+	case <-hangGuard(t):
+		held4 = false
+	}
+	_ = c.Process.Signal(syscall.SIGKILL)
+	<-exited
+	f.killed.Store(1)
+	close(f.release)
+	if !held4 {
+		t.Fatalf("only %d questions reached open_page before the run ended or the test's time ran out", f.waiting.Load())
+	}
+}
+
+// checkMidway checks that at least four of the n questions were searched
+// but not recorded at the kill.
+func (f *toolKillFixture) checkMidway(t *testing.T, before []run.Record, n int) {
+	t.Helper()
+	midway := 0 // questions whose search ran but that were not recorded
+	recorded := map[string]bool{}
+	for _, r := range before {
+		recorded[r.QuestionID] = true
+	}
+	for i := 0; i < n; i++ {
+		f.mu.Lock()
+		s := f.searches[i]
+		f.mu.Unlock()
+		if s == 1 && !recorded[fmt.Sprintf("q%03d", i)] {
+			midway++
+		}
+	}
+	if midway < 4 {
+		t.Fatalf("%d questions were mid-way at the kill, want at least 4", midway)
+	}
+}
+
+// checkOnce checks that each of the n questions was searched once and
+// each page served once, searchesBefore of the searches before the kill
+// when recordedBefore records were written.
+func (f *toolKillFixture) checkOnce(t *testing.T, searchesBefore, recordedBefore, n int) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for q, k := range f.searches {
+		if k != 1 {
+			t.Errorf("searched for question %d %d times", q, k)
+		}
+	}
+	if len(f.searches) != n || searchesBefore < recordedBefore+4 {
+		t.Errorf("%d searches in all (%d before the kill, %d records then), want %d", len(f.searches), searchesBefore, recordedBefore, n)
+	}
+	for i, k := range f.pagesServed {
+		if k != 1 {
+			t.Errorf("page %d served %d times", i, k)
 		}
 	}
 }

@@ -143,6 +143,27 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 	if _, errOut, code := paperlens(t, "ingest", "--home", home, sample); code != 0 {
 		t.Fatalf("ingest: exit %d: %s", code, errOut)
 	}
+	titles := webPaperTitles(t, home)
+	const barren = "tidal-token-pruning" // the paper the engine finds nothing usable for
+	var ownFetched atomic.Int32
+	searx := webOverFetchServers(t, titles, barren, &ownFetched)
+	model := modeltest.NewServer(t, modeltest.Config{Answer: func(modeltest.Request) (string, string) { return "The answer is A.", "" }})
+	out := filepath.Join(t.TempDir(), "run")
+	if _, errOut, code := paperlens(t, "eval", "--bench", "elaipbench", "--data", sample, "--model", "fake", "--base-url", model.BaseURL(),
+		"--mode", "web,full+web", "--runs", "1", "--web-provider", "searxng", "--searxng-url", searx.URL, "--allow-private-hosts",
+		"--web-results", "3", "--home", home, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	checkWebOverFetchRecords(t, readRecords(t, out), sample, barren)
+	if n := ownFetched.Load(); n != 0 {
+		t.Errorf("the paper's own pages were fetched %d times", n)
+	}
+	checkWebOverFetchPrompts(t, model.Requests(), sample, barren)
+}
+
+// webPaperTitles maps the title of each paper in home to its id.
+func webPaperTitles(t *testing.T, home string) map[string]string {
+	t.Helper()
 	list, _, _ := paperlens(t, "papers", "--json", "--home", home)
 	titles := map[string]string{} // title -> paper id
 	sc := bufio.NewScanner(strings.NewReader(list))
@@ -156,8 +177,14 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 		}
 		titles[d.Title] = d.PaperID
 	}
-	const barren = "tidal-token-pruning" // the paper the engine finds nothing usable for
-	var ownFetched atomic.Int32
+	return titles
+}
+
+// webOverFetchServers starts the pages and the loopback SearXNG of
+// TestWebOverFetchPastOwnPaperAndFailures, counting fetches of a paper's
+// own pages in ownFetched, and returns the SearXNG server.
+func webOverFetchServers(t *testing.T, titles map[string]string, barren string, ownFetched *atomic.Int32) *httptest.Server {
+	t.Helper()
 	pages := http.NewServeMux()
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		pages.HandleFunc("/"+name, func(w http.ResponseWriter, r *http.Request) {
@@ -168,7 +195,7 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 	pages.HandleFunc("/papers/", func(w http.ResponseWriter, r *http.Request) { ownFetched.Add(1); http.NotFound(w, r) })
 	pages.HandleFunc("/elsewhere", func(w http.ResponseWriter, r *http.Request) { ownFetched.Add(1); http.NotFound(w, r) })
 	pageSrv := httptest.NewServer(pages)
-	defer pageSrv.Close()
+	t.Cleanup(pageSrv.Close)
 	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query().Get("q")
 		id, title := "", ""
@@ -198,20 +225,18 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"results": rs})
 	}))
-	defer searx.Close()
-	model := modeltest.NewServer(t, modeltest.Config{Answer: func(modeltest.Request) (string, string) { return "The answer is A.", "" }})
-	out := filepath.Join(t.TempDir(), "run")
-	if _, errOut, code := paperlens(t, "eval", "--bench", "elaipbench", "--data", sample, "--model", "fake", "--base-url", model.BaseURL(),
-		"--mode", "web,full+web", "--runs", "1", "--web-provider", "searxng", "--searxng-url", searx.URL, "--allow-private-hosts",
-		"--web-results", "3", "--home", home, "--out", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	recs := readRecords(t, out)
+	t.Cleanup(searx.Close)
+	return searx
+}
+
+// checkWebOverFetchRecords checks each record's web statuses and context:
+// three usable pages past the failures, none for the barren paper.
+func checkWebOverFetchRecords(t *testing.T, recs []run.Record, sample, barren string) {
+	t.Helper()
 	if n := sampleQuestions(t, sample); len(recs) != 2*n {
 		t.Fatalf("%d records for %d questions", len(recs), n)
 	}
 	want := []string{"own paper", "blocked", "http 404", "ok", "own paper", "ok", "ok"}
-	stems := map[string]bool{} // the barren paper's questions
 	for _, r := range recs {
 		var got []string
 		for _, w := range r.Web {
@@ -227,9 +252,13 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 			t.Errorf("%s %s: error %q, web %q, want %q", r.QuestionID, r.Mode, r.Error, got, want)
 		}
 	}
-	if n := ownFetched.Load(); n != 0 {
-		t.Errorf("the paper's own pages were fetched %d times", n)
-	}
+}
+
+// checkWebOverFetchPrompts checks the prompts the model was sent: three
+// web results numbered 1 to 3, none for the barren paper's questions.
+func checkWebOverFetchPrompts(t *testing.T, reqs []modeltest.Request, sample, barren string) {
+	t.Helper()
+	stems := map[string]bool{} // the barren paper's questions
 	qs, _, err := bench.LoadElaipBench(sample)
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +271,7 @@ func TestWebOverFetchPastOwnPaperAndFailures(t *testing.T) {
 	if len(stems) == 0 {
 		t.Fatal("no question on " + barren)
 	}
-	for _, req := range model.Requests() {
+	for _, req := range reqs {
 		p := req.Messages[len(req.Messages)-1].Content
 		if p == run.PreflightPrompt {
 			continue

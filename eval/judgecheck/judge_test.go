@@ -65,48 +65,72 @@ func TestStandInJudges(t *testing.T) {
 	dirs := map[string]string{}
 	for _, mode := range []string{modeltest.JudgeAlwaysA, modeltest.JudgeAlwaysTie, modeltest.JudgeTruth, modeltest.JudgeRandom, modeltest.JudgeMute} {
 		dirs[mode] = filepath.Join(t.TempDir(), mode)
-		s, err := session.JudgeCheck(context.Background(), request(file, dirs[mode], srv.BaseURL(), mode))
-		if err != nil {
-			t.Fatalf("%s: %v", mode, err)
-		}
-		first, swapped := expected(judge(mode), ref)
-		j := s.Judge
-		if j == nil || j.Model != mode || j.Missing != 0 || j.Swapped == nil || j.Consistency == nil {
-			t.Fatalf("%s: judge figures %+v", mode, j)
-		}
-		checkFigures(t, mode, j.Figures, labels, first)
-		checkFigures(t, mode+" swapped", j.Swapped.Figures, labels, swapped)
-		for ct, lv := range byCompare(ref, first) {
-			checkFigures(t, mode+" "+ct, j.ByCompareType[ct], lv[0], lv[1])
-		}
-		n, same, unparsed := 0, 0, 0
-		for i := range first {
-			if first[i] == "" || swapped[i] == "" {
-				unparsed++
-				continue
-			}
-			n++
-			if first[i] == swapped[i] {
-				same++
-			}
-		}
-		c := j.Consistency
-		if c.N != n || c.Consistent != same || c.Unparsed != unparsed || n > 0 && !near(c.Rate, float64(same)/float64(n)) {
-			t.Errorf("%s: consistency %+v, want %d of %d (%d unparsed)", mode, c, same, n, unparsed)
-		}
-		// Always A chooses the answer shown first, whichever it is.
-		if mode == modeltest.JudgeAlwaysA && (c.Consistent != 0 || c.FirstShown != limit) {
-			t.Errorf("always-A: consistency %+v; want no comparison consistent, all %d for the answer shown first", c, limit)
-		}
-		if mode == modeltest.JudgeMute && (j.Unparsed != limit || j.Accuracy != 0) {
-			t.Errorf("mute: %d unparsed, accuracy %v; want all %d unparsed and counted wrong", j.Unparsed, j.Accuracy, limit)
-		}
-		if got, err := judgecheck.Folder(dirs[mode]).ReadSummary(); err != nil || got.Judge == nil || got.Judge.Accuracy != j.Accuracy {
-			t.Errorf("%s: summary.json %+v, %v", mode, got.Judge, err)
-		}
+		checkStandInMode(t, file, dirs[mode], srv, judge, ref, labels, mode)
 	}
 
 	// κ between the true-label judge and the random one.
+	checkStandInVs(t, file, dirs, srv, judge, ref)
+
+	// A folder of another file is refused.
+	checkStandInVsOtherFile(t, srv, dirs)
+}
+
+// checkStandInMode runs the stand-in judge mode into dir and checks its
+// figures, position consistency and summary.json.
+func checkStandInMode(t *testing.T, file, dir string, srv *modeltest.Server, judge func(mode string) modeltest.PairJudge, ref []refItem, labels []string, mode string) {
+	t.Helper()
+	s, err := session.JudgeCheck(context.Background(), request(file, dir, srv.BaseURL(), mode))
+	if err != nil {
+		t.Fatalf("%s: %v", mode, err)
+	}
+	first, swapped := expected(judge(mode), ref)
+	j := s.Judge
+	if j == nil || j.Model != mode || j.Missing != 0 || j.Swapped == nil || j.Consistency == nil {
+		t.Fatalf("%s: judge figures %+v", mode, j)
+	}
+	checkFigures(t, mode, j.Figures, labels, first)
+	checkFigures(t, mode+" swapped", j.Swapped.Figures, labels, swapped)
+	for ct, lv := range byCompare(ref, first) {
+		checkFigures(t, mode+" "+ct, j.ByCompareType[ct], lv[0], lv[1])
+	}
+	checkStandInConsistency(t, mode, j.Consistency, first, swapped)
+	// Always A chooses the answer shown first, whichever it is.
+	c := j.Consistency
+	if mode == modeltest.JudgeAlwaysA && (c.Consistent != 0 || c.FirstShown != limit) {
+		t.Errorf("always-A: consistency %+v; want no comparison consistent, all %d for the answer shown first", c, limit)
+	}
+	if mode == modeltest.JudgeMute && (j.Unparsed != limit || j.Accuracy != 0) {
+		t.Errorf("mute: %d unparsed, accuracy %v; want all %d unparsed and counted wrong", j.Unparsed, j.Accuracy, limit)
+	}
+	if got, err := judgecheck.Folder(dir).ReadSummary(); err != nil || got.Judge == nil || got.Judge.Accuracy != j.Accuracy {
+		t.Errorf("%s: summary.json %+v, %v", mode, got.Judge, err)
+	}
+}
+
+// checkStandInConsistency checks c against the consistency of the
+// expected verdicts in both orders.
+func checkStandInConsistency(t *testing.T, mode string, c *judgecheck.Consistency, first, swapped []string) {
+	t.Helper()
+	n, same, unparsed := 0, 0, 0
+	for i := range first {
+		if first[i] == "" || swapped[i] == "" {
+			unparsed++
+			continue
+		}
+		n++
+		if first[i] == swapped[i] {
+			same++
+		}
+	}
+	if c.N != n || c.Consistent != same || c.Unparsed != unparsed || n > 0 && !near(c.Rate, float64(same)/float64(n)) {
+		t.Errorf("%s: consistency %+v, want %d of %d (%d unparsed)", mode, c, same, n, unparsed)
+	}
+}
+
+// checkStandInVs checks --vs between the true-label judge's folder and
+// the random one's: no call is sent, and κ is the test's.
+func checkStandInVs(t *testing.T, file string, dirs map[string]string, srv *modeltest.Server, judge func(mode string) modeltest.PairJudge, ref []refItem) {
+	t.Helper()
 	req := request(file, dirs[modeltest.JudgeTruth], srv.BaseURL(), modeltest.JudgeTruth)
 	req.Options.Vs = dirs[modeltest.JudgeRandom]
 	before := srv.Count()
@@ -130,13 +154,16 @@ func TestStandInJudges(t *testing.T) {
 		t.Fatalf("--vs: %+v; want κ %v over %d, %d agreeing", a, refKappa(truth, random), limit, agree)
 	}
 	t.Logf("κ(truth, random) = %.4f", *a.Kappa)
+}
 
-	// A folder of another file is refused.
+// checkStandInVsOtherFile checks that --vs refuses a folder of another file.
+func checkStandInVsOtherFile(t *testing.T, srv *modeltest.Server, dirs map[string]string) {
+	t.Helper()
 	other := filepath.Join(t.TempDir(), "other.jsonl")
 	if err := os.WriteFile(other, []byte(`{"question":"q","reference":"r","response_a":"a","response_b":"b","label":"same"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req = request(other, filepath.Join(t.TempDir(), "x"), srv.BaseURL(), modeltest.JudgeTruth)
+	req := request(other, filepath.Join(t.TempDir(), "x"), srv.BaseURL(), modeltest.JudgeTruth)
 	req.Options.Vs = dirs[modeltest.JudgeRandom]
 	if _, err := session.JudgeCheck(context.Background(), req); err == nil || !strings.Contains(err.Error(), "another file") {
 		t.Errorf("--vs on another file: %v", err)
