@@ -24,7 +24,7 @@ import (
 // shared corpus (its PDFs, HTML pages and seed texts) into a fresh home in
 // passages of at most maxTokens, short ones merged under minPassage
 // (ingest.Options.MinPassageTokens; -1: as packed), and indexes it.
-func shortHome(t *testing.T, qs []bench.Question, files []string, maxTokens, minPassage int) (*corpus.Store, *index.Index) {
+func shortHome(t testing.TB, qs []bench.Question, files []string, maxTokens, minPassage int) (*corpus.Store, *index.Index) {
 	t.Helper()
 	ctx := context.Background()
 	home := t.TempDir()
@@ -66,7 +66,7 @@ func shortHome(t *testing.T, qs []bench.Question, files []string, maxTokens, min
 // at most a quarter of it), for the sample's papers and for the rest.
 type shortCounts struct{ sample, sampleShort, corpus, corpusShort int }
 
-func countShort(t *testing.T, st *corpus.Store, sample map[string]bool, maxTokens int) shortCounts {
+func countShort(t testing.TB, st *corpus.Store, sample map[string]bool, maxTokens int) shortCounts {
 	t.Helper()
 	docs, err := st.Docs()
 	if err != nil {
@@ -116,7 +116,7 @@ func countShort(t *testing.T, st *corpus.Store, sample map[string]bool, maxToken
 // the top 5 of every question, the share of hits under
 // chunk.DefaultMinTokens, the share from the question's own paper, and the
 // mean recall@5 of the gold evidence.
-func corpusWide(t *testing.T, ix *index.Index, qs []bench.Question) (shortShare, ownShare, recall5 float64) {
+func corpusWide(t testing.TB, ix *index.Index, qs []bench.Question) (shortShare, ownShare, recall5 float64) {
 	t.Helper()
 	r, err := ix.Retriever(index.BM25)
 	if err != nil {
@@ -156,7 +156,7 @@ func corpusWide(t *testing.T, ix *index.Index, qs []bench.Question) (shortShare,
 // looking for a paper does, and reports the share of top-1 hits under
 // chunk.DefaultMinTokens (a title alone answers nothing) and the share of
 // top-1 hits from the paper itself.
-func titleQueries(t *testing.T, st *corpus.Store, ix *index.Index, sample map[string]bool) (shortTop1, ownTop1 float64) {
+func titleQueries(t testing.TB, st *corpus.Store, ix *index.Index, sample map[string]bool) (shortTop1, ownTop1 float64) {
 	t.Helper()
 	docs, err := st.Docs()
 	if err != nil {
@@ -201,8 +201,18 @@ func titleQueries(t *testing.T, st *corpus.Store, ix *index.Index, sample map[st
 //     (testdata/groundtruth-qa), real PDF extraction whose titles,
 //     captions and table rows do make short passages.
 //
-// Run with -v to read the table.
-func TestShortPassagesMerged(t *testing.T) {
+// Run with go test -bench ShortPassages -run '^$' ./eval/retrieval to read the table.
+func BenchmarkShortPassages(b *testing.B) {
+	// One measurement, not a timing: it ingests the shared corpus twice
+	// (about 13 s of CPU), too much for every go test ./... run. The
+	// merge itself is tested in package chunk and on real papers in
+	// package ingest.
+	for b.Loop() {
+		shortPassagesTable(b)
+	}
+}
+
+func shortPassagesTable(t testing.TB) {
 	qs := sampletest.Questions(t)
 	sample := map[string]bool{}
 	for _, q := range qs {
