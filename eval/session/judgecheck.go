@@ -72,11 +72,11 @@ func JudgeCheck(ctx context.Context, req JudgeCheckRequest) (judgecheck.Summary,
 	o.Judge = &judgecheck.Judge{Chat: s.opt.Judge, Model: cfg.JudgeModel, URL: model.NormalizeEndpoint(url), Sampling: cfg.Judge, Header: req.Clients.JudgeHeader}
 	o.Preflight = func(ctx context.Context) error { return check(ctx, run.Sampling{}) }
 	if w := req.Progress.W; w != nil {
-		rep := progress.NewEval(w, req.Progress.Terminal, req.Progress.Every)
+		rep := progress.NewEval(w, req.Progress.Terminal, req.Progress.Every).Named("judge-check")
 		rep.Watch(s.flights.InFlight)
 		defer rep.Close()
 		o.Progress = func(p judgecheck.Progress) {
-			rep.Update(run.Progress{Done: p.Done, Total: p.Total, Mode: "judge-check", Run: 1, ModeDone: p.Done, ModeTotal: p.Total,
+			rep.Update(run.Progress{Done: p.Done, Total: p.Total,
 				Errors: p.Errors, Retries: p.Retries, Tokens: p.Tokens, Started: p.Started, Resumed: p.Resumed})
 		}
 	}

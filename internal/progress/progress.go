@@ -18,6 +18,7 @@ import (
 // Eval reports the progress of run.Run.
 type Eval struct {
 	w        io.Writer
+	name     string // what the line says is going on: "eval" unless Named
 	bar      *progressbar.ProgressBar
 	interval time.Duration
 
@@ -36,7 +37,7 @@ func NewEval(w io.Writer, terminal bool, interval time.Duration) *Eval {
 	if interval <= 0 {
 		interval = 10 * time.Second
 	}
-	e := &Eval{w: w, interval: interval, stop: make(chan struct{}), done: make(chan struct{}), printed: time.Now()}
+	e := &Eval{w: w, name: "eval", interval: interval, stop: make(chan struct{}), done: make(chan struct{}), printed: time.Now()}
 	if terminal {
 		e.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("evaluating"),
 			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"),
@@ -126,28 +127,40 @@ func (e *Eval) tick() {
 	}
 }
 
+// Named makes the lines say name instead of "eval" (judge-check runs on
+// the same reporter). Call it before the first Update.
+func (e *Eval) Named(name string) *Eval {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.name = name
+	return e
+}
+
 // printLocked writes one line: "eval: 120/444 done (27%) · full run 1:
 // 37/37 · 8 calls in flight, oldest 1m2s · 3.2 rec/s · ETA 1m41s · 2
 // errors · 5 retries · 1.2M tokens".
 func (e *Eval) printLocked(now time.Time) {
 	e.printed, e.printedDone = now, e.last.Done
-	fmt.Fprintln(e.w, Line(e.last, e.inFlightLocked(), now))
+	fmt.Fprintln(e.w, NamedLine(e.name, e.last, e.inFlightLocked(), now))
 }
 
 // Line renders p and the calls in flight f as a progress line; it always
 // holds "done/total".
-func Line(p run.Progress, f InFlight, now time.Time) string {
+func Line(p run.Progress, f InFlight, now time.Time) string { return NamedLine("eval", p, f, now) }
+
+// NamedLine is Line for work other than an eval, name starting the line.
+func NamedLine(name string, p run.Progress, f InFlight, now time.Time) string {
 	if p.Total == 0 && p.Done == 0 {
 		// The run has not counted its work yet (it is loading the
 		// questions, ingesting papers or opening the index): "0/0 done"
 		// would read as a run with nothing to do.
-		s := "eval: preparing (questions, papers, indexes)"
+		s := name + ": preparing (questions, papers, indexes)"
 		if t := inFlightText(f, now); t != "" {
 			s += " · " + t
 		}
 		return s
 	}
-	s := fmt.Sprintf("eval: %d/%d done", p.Done, p.Total)
+	s := fmt.Sprintf("%s: %d/%d done", name, p.Done, p.Total)
 	if p.Total > 0 {
 		s += fmt.Sprintf(" (%.0f%%)", 100*float64(p.Done)/float64(p.Total))
 	}

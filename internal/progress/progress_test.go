@@ -95,3 +95,17 @@ func TestEvalBarShowsInFlight(t *testing.T) {
 		}
 	})
 }
+
+// Work other than an eval (judge-check) says what it is at the start of
+// the line, in every state of the line.
+func TestNamedLine(t *testing.T) {
+	now := time.Now()
+	for _, p := range []run.Progress{{}, {Done: 3, Total: 10}} {
+		if got := NamedLine("judge-check", p, InFlight{}, now); !strings.HasPrefix(got, "judge-check: ") {
+			t.Errorf("NamedLine(judge-check, %+v) = %q", p, got)
+		}
+	}
+	if got := Line(run.Progress{Done: 3, Total: 10}, InFlight{}, now); !strings.HasPrefix(got, "eval: 3/10 done") {
+		t.Errorf("Line = %q, want eval's", got)
+	}
+}
