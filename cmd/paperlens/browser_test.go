@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,124 +10,35 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
+	"github.com/paperlens/paperlens/internal/testkit/browsertest"
 )
 
-// The browser tests share one headless Chromium for the whole package run,
-// driven over the DevTools protocol, and its one tab, taking turns:
-// starting Chromium costs ~2 s of CPU and each further tab a renderer
-// process and ~0.3 s more, and a process, then a tab, per page made those
-// tests most of the package's time on two cores. Each page a test reads
-// is a new document loaded in the tab while the test holds its turn, so
-// nothing of another test's page is left in it.
-var chrome struct {
-	once   sync.Once
-	tab    context.Context // the browser's first and only tab
-	turn   sync.Mutex      // held while a test loads and reads a page
-	stop   func()
-	err    error
-	output lockedBuffer // what Chromium printed, for error messages
-}
+// The browser tests share one headless Chromium and its one tab for the
+// whole package run (internal/testkit/browsertest says why); TestMain
+// stops it once every test has finished.
 
-// tabTimeout bounds one page: a navigation that never loads fails its test
-// instead of hanging the package until go test's own timeout.
-const tabTimeout = 90 * time.Second
+// chromiumPath finds Debian's chromium; CI must have it (.ci/run installs
+// it).
+func chromiumPath(t *testing.T) string { return browsertest.Path(t) }
 
-// The tab's viewport, for every page: the width the inspector is designed
-// for, and tall enough to hold the first gold highlights of the question
-// pages the tests take screenshots of (about 1150-1750 px down at this
-// width). A taller one costs Chromium raster and PNG encoding and this
-// process PNG decoding, for pixels no test looks at; the layout does not
-// change the DOM that dumpDOM reads.
-const viewWidth, viewHeight = 1400, 2400
-
-// sharedBrowser starts Chromium on first use, with the flags this machine's
-// closed network needs, and returns its tab.
-func sharedBrowser(t *testing.T) context.Context {
-	t.Helper()
-	bin := chromiumPath(t)
-	chrome.once.Do(func() {
-		opts := []chromedp.ExecAllocatorOption{
-			chromedp.ExecPath(bin),
-			chromedp.Flag("headless", true),
-			chromedp.Flag("hide-scrollbars", true),
-			chromedp.NoSandbox,
-			chromedp.Flag("disable-gpu", true),
-			chromedp.Flag("disable-quic", true),
-			chromedp.NoFirstRun,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			// chromedp adds a fresh --user-data-dir, removed when the
-			// browser stops, and talks to it over a pipe, not a port.
-			chromedp.CombinedOutput(&chrome.output),
-		}
-		alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, stopCtx := chromedp.NewContext(alloc)
-		chrome.tab = ctx
-		chrome.stop = func() { stopCtx(); stopAlloc() }
-		// The start itself cannot take a timeout (it would bound the
-		// browser's whole life), so a timer kills a browser that hangs.
-		timer := time.AfterFunc(tabTimeout, stopAlloc)
-		err := chromedp.Do(ctx, chromedp.EmulateViewport(viewWidth, viewHeight))
-		if !timer.Stop() {
-			err = fmt.Errorf("not started after %v: %w", tabTimeout, err)
-		}
-		if err != nil {
-			chrome.err = fmt.Errorf("start chromium %s: %w\n%s", bin, err, chrome.output.tail(4000))
-		}
-	})
-	if chrome.err != nil {
-		t.Fatal(chrome.err)
-	}
-	return chrome.tab
-}
-
-// stopBrowser kills the shared Chromium, if a test started it, and removes
-// its profile. TestMain calls it once every test has finished.
-func stopBrowser() {
-	if chrome.stop != nil {
-		chrome.stop()
-	}
-}
-
-// inTab loads url in the shared browser's tab, in this test's turn, and
-// returns what get reads from the loaded page. Navigate returns once the
-// load event of the new document fired: the inspector's pages have no
-// scripts, so the DOM and the layout are final by then.
-func inTab[T any](t *testing.T, url string, get chromedp.Action[T]) T {
-	t.Helper()
-	tab := sharedBrowser(t)
-	chrome.turn.Lock()
-	defer chrome.turn.Unlock()
-	ctx, cancel := context.WithTimeout(tab, tabTimeout)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatalf("chromium: load %s: %v\n%s", url, err, chrome.output.tail(4000))
-	}
-	v, err := chromedp.Run(ctx, get)
-	if err != nil {
-		t.Fatalf("chromium: read %s: %v", url, err)
-	}
-	return v
-}
+// stopBrowser kills the shared Chromium, if a test started it.
+func stopBrowser() { browsertest.Stop() }
 
 // dumpDOM returns the document as the browser holds it once the page has
 // loaded, after any script ran: what chromium --dump-dom prints.
 func dumpDOM(t *testing.T, url string) string {
 	t.Helper()
-	return inTab(t, url, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	return browsertest.DOM(t, url)
 }
 
-// screenshot saves a PNG of the tab's viewport (viewWidth x viewHeight) of
-// the page to the test's folder (and to $PAPERLENS_SCREENSHOTS when set,
-// to keep it) and returns its path.
+// screenshot saves a PNG of the default viewport (the width the inspector
+// is designed for, and tall enough to hold the first gold highlights of
+// the question pages the tests look at) to the test's folder (and to
+// $PAPERLENS_SCREENSHOTS when set, to keep it) and returns its path.
 func screenshot(t *testing.T, url, name string) string {
 	t.Helper()
-	png := inTab(t, url, chromedp.CaptureScreenshot())
+	png := browsertest.Screenshot(t, url, browsertest.DefaultWidth, browsertest.DefaultHeight)
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)
@@ -158,16 +68,6 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
-}
-
-func (b *lockedBuffer) tail(n int) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := b.buf.String()
-	if len(s) > n {
-		s = s[len(s)-n:]
-	}
-	return s
 }
 
 // TestBrowserRunsScripts guards what TestServeMaliciousPaper relies on: a

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -71,24 +70,6 @@ func startServeIn(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("serve did not print its address: %q %v\n%s", line, err, errb.String())
 	}
 	return "http://" + m[1]
-}
-
-// chromiumPath finds Debian's chromium; CI must have it (.ci/run installs it).
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{os.Getenv("PAPERLENS_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if name == "" {
-			continue
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on PATH: .ci/run installs Debian's chromium for the browser tests")
-	}
-	t.Skip("no chromium on PATH (apt-get install chromium); browser tests skipped")
-	return ""
 }
 
 // goldPixels counts pixels of the highlight colour (#ffe066) in a PNG.

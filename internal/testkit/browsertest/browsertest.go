@@ -3,10 +3,13 @@
 // what a person sees: that a page's scripts do not run, that no two text
 // boxes of a figure intersect, that a page does not overflow a viewport.
 //
-// A package's tests share one browser: starting Chromium costs about 2 s of
-// CPU, and a process per page made browser tests most of a package's time
-// on two cores. Each page gets its own tab, so parallel tests do not race
-// on one document. TestMain calls Stop once every test has finished.
+// A package's tests share one browser and its one tab, taking turns:
+// starting Chromium costs about 2 s of CPU and each further tab a renderer
+// process and about 0.3 s more, and a process, then a tab, per page made
+// browser tests most of a package's time on two cores. Each page a test
+// reads is a new document loaded in the tab, at the viewport the test
+// asks for, while the test holds its turn, so nothing of another test's
+// page is left in it. TestMain calls Stop once every test has finished.
 //
 // Without Chromium on PATH the tests skip, except under CI ($CI set),
 // where .ci/run installs Debian's chromium and a missing one is a failure.
@@ -29,9 +32,14 @@ import (
 // instead of hanging the package until go test's own timeout.
 const TabTimeout = 90 * time.Second
 
+// DefaultWidth and DefaultHeight are the viewport of a page read without
+// one of its own (DOM): the width the inspector is designed for.
+const DefaultWidth, DefaultHeight = 1400, 2400
+
 var chrome struct {
 	once   sync.Once
-	ctx    context.Context // the browser's first tab; NewContext on it opens more
+	tab    context.Context // the browser's first and only tab
+	turn   sync.Mutex      // held while a test loads and reads a page
 	stop   func()
 	err    error
 	output lockedBuffer // what Chromium printed, for error messages
@@ -57,9 +65,9 @@ func Path(t testing.TB) string {
 	return ""
 }
 
-// Browser starts Chromium on first use, with the flags this machine's
-// closed network needs, and returns the context its tabs are made from.
-func Browser(t testing.TB) context.Context {
+// browser starts Chromium on first use, with the flags this machine's
+// closed network needs, and returns its tab.
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	bin := Path(t)
 	chrome.once.Do(func() {
@@ -81,7 +89,7 @@ func Browser(t testing.TB) context.Context {
 		}
 		alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, stopCtx := chromedp.NewContext(alloc)
-		chrome.ctx = ctx
+		chrome.tab = ctx
 		chrome.stop = func() { stopCtx(); stopAlloc() }
 		// The start itself cannot take a timeout (it would bound the
 		// browser's whole life), so a timer kills a browser that hangs.
@@ -97,7 +105,7 @@ func Browser(t testing.TB) context.Context {
 	if chrome.err != nil {
 		t.Fatal(chrome.err)
 	}
-	return chrome.ctx
+	return chrome.tab
 }
 
 // Stop kills the shared Chromium, if a test started it, and removes its
@@ -108,13 +116,19 @@ func Stop() {
 	}
 }
 
-// InTab loads url in a new tab of the shared browser, after setup, and
-// returns what get reads from the loaded page. Navigate returns once the
-// load event fired, after the page's scripts ran.
+// InTab loads url in the shared browser's tab, in this test's turn, after
+// setup (a viewport of DefaultWidth x DefaultHeight when setup is empty,
+// so that no page inherits another test's), and returns what get reads
+// from the loaded page. Navigate returns once the load event of the new
+// document fired, after the page's scripts ran.
 func InTab[T any](t testing.TB, url string, setup []chromedp.Action[chromedp.Void], get chromedp.Action[T]) T {
 	t.Helper()
-	tab, closeTab := chromedp.NewContext(Browser(t))
-	defer closeTab()
+	tab := browser(t)
+	if len(setup) == 0 {
+		setup = []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(DefaultWidth, DefaultHeight)}
+	}
+	chrome.turn.Lock()
+	defer chrome.turn.Unlock()
 	ctx, cancel := context.WithTimeout(tab, TabTimeout)
 	defer cancel()
 	if err := chromedp.Do(ctx, append(setup, chromedp.Navigate(url))...); err != nil {
