@@ -242,10 +242,12 @@ func TestLimitsKill(t *testing.T) {
 		status string
 		want   string
 	}{
-		// The wall time is far above the CPU limit, so the CPU limit acts first.
-		{name: "cpu", opts: Options{CPU: time.Second, Wall: 20 * time.Second}, code: "while True: pass", status: "killed", want: "1s CPU-time limit"},
+		// The wall time is far above the CPU limit, so the CPU limit acts
+		// first even when busy processes leave the cell a small share of a
+		// core (a 20 s wall limit lost that race beside four busy loops).
+		{name: "cpu", opts: Options{CPU: time.Second, Wall: 2 * time.Minute}, code: "while True: pass", status: "killed", want: "1s CPU-time limit"},
 		{name: "wall", opts: Options{Wall: time.Second}, code: "import time; time.sleep(60)", status: "timeout", want: "1s wall-time limit"},
-		{name: "unsafe cpu", opts: Options{CPU: time.Second, Wall: 20 * time.Second, Unsafe: true, Bwrap: "/nonexistent/bwrap"}, code: "while True: pass", status: "killed", want: "1s CPU-time limit"},
+		{name: "unsafe cpu", opts: Options{CPU: time.Second, Wall: 2 * time.Minute, Unsafe: true, Bwrap: "/nonexistent/bwrap"}, code: "while True: pass", status: "killed", want: "1s CPU-time limit"},
 		{name: "unsafe wall", opts: Options{Wall: time.Second, Unsafe: true, Bwrap: "/nonexistent/bwrap"}, code: "import time; time.sleep(60)", status: "timeout", want: "1s wall-time limit"},
 	}
 	for _, c := range cases {
