@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paperlens/paperlens/internal/testkit/modeltest"
 )
@@ -103,12 +104,23 @@ func TestAskPrintsCitedPassages(t *testing.T) {
 		}
 		return fmt.Sprintf("Parked tokens return highest score first [%s], refreshed by a residual network [%s, p9999].", ls[1][1], ls[0][1]), ""
 	}})
+	// ask caches answers for every process on the machine, under
+	// $TMPDIR/paperlens-ask, by endpoint, model and prompt: a model name
+	// of this run's own keeps an answer cached by an earlier run, whose
+	// double happened to listen on the same port, from standing in for
+	// this double's (it did, at about one run in forty: no request
+	// reached the double, and the test panicked reading the last one).
+	modelName := fmt.Sprintf("fake-model-%d-%d", os.Getpid(), time.Now().UnixNano())
 	out, errOut, code := paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "bm25",
-		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+		"--model", modelName, "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
 	if code != 0 {
 		t.Fatalf("ask: exit %d: %s", code, errOut)
 	}
-	prompt := srv.Requests()[len(srv.Requests())-1].Prompt()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatalf("ask made no request to the model:\n%s", out)
+	}
+	prompt := reqs[len(reqs)-1].Prompt()
 	ls := offered.FindAllStringSubmatch(prompt, -1)
 	if len(ls) < 2 || !strings.Contains(prompt, "Cite the passages your answer uses") {
 		t.Fatalf("the prompt does not offer labels to cite:\n%s", prompt)
@@ -132,14 +144,14 @@ func TestAskPrintsCitedPassages(t *testing.T) {
 	}
 	// --expand brings each hit's neighbours, and ask names them.
 	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "bm25", "--expand", "1",
-		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+		"--model", modelName, "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
 	if code != 0 || !strings.Contains(out, "--expand added their neighbours: tidal-token-pruning#") {
 		t.Errorf("ask --expand 1: exit %d\n%s%s", code, out, errOut)
 	}
 	// In self-route the double declines the passages, so the answer comes
 	// from the whole paper, and ask says so.
 	out, errOut, code = paperlens(t, "ask", "--home", home, "--paper", "tidal-token-pruning", "--mode", "self-route",
-		"--model", "fake-model", "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
+		"--model", modelName, "--base-url", srv.BaseURL(), "How are parked tokens brought back?")
 	if code != 0 || !strings.Contains(out, "Route: full.") || !strings.Contains(out, "The prompt offered no labels.") {
 		t.Errorf("ask --mode self-route: exit %d\n%s%s", code, out, errOut)
 	}
