@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -275,6 +278,38 @@ func (s *Store) Passages(paperID string) ([]Passage, error) {
 		})
 	})
 	return out, err
+}
+
+// Passage returns one passage by its id ("PAPER#ORDINAL", PassageID's
+// form) with one key lookup: a search hit needs one text, and decoding
+// every passage of its paper to find it cost most of a dense search.
+// An id not of that form, or naming no stored passage, is ErrNotFound.
+func (s *Store) Passage(passageID string) (Passage, error) {
+	var p Passage
+	cut := strings.LastIndexByte(passageID, '#')
+	if cut <= 0 {
+		return p, fmt.Errorf("passage %q: %w", passageID, ErrNotFound)
+	}
+	ord, err := strconv.Atoi(passageID[cut+1:])
+	if err != nil || ord < 0 || ord > math.MaxUint32 {
+		return p, fmt.Errorf("passage %q: %w", passageID, ErrNotFound)
+	}
+	paperID := passageID[:cut]
+	err = s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPassages).Bucket([]byte(paperID))
+		if b == nil {
+			return fmt.Errorf("passage %q: %w", passageID, ErrNotFound)
+		}
+		v := b.Get(ordinalKey(ord))
+		if v == nil {
+			return fmt.Errorf("passage %q: %w", passageID, ErrNotFound)
+		}
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("decode passage %s: %w", passageID, err)
+		}
+		return nil
+	})
+	return p, err
 }
 
 // Delete removes a paper and everything stored with it.

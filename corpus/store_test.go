@@ -134,3 +134,34 @@ func TestPassageKinds(t *testing.T) {
 		t.Errorf("stored drop %q", d.Drop)
 	}
 }
+
+// TestPassageByID looks each passage up by id and gets what Passages
+// decodes; ids of other shapes, or naming nothing, are ErrNotFound.
+func TestPassageByID(t *testing.T) {
+	s, err := Open(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	text := "First sentence. Second sentence. Third."
+	for _, id := range []string{"p", "a#b"} { // a paper id may hold '#'
+		if err := s.Put(Document{PaperID: id}, text, tile(text, 16, 33)); err != nil {
+			t.Fatal(err)
+		}
+		all, err := s.Passages(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range all {
+			got, err := s.Passage(want.PassageID)
+			if err != nil || got != want {
+				t.Fatalf("Passage(%q) = %+v, %v; want %+v", want.PassageID, got, err, want)
+			}
+		}
+	}
+	for _, id := range []string{"p#3", "p#-1", "p", "#0", "q#0", "p#x", "p#99999999999"} {
+		if _, err := s.Passage(id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Passage(%q) err = %v, want ErrNotFound", id, err)
+		}
+	}
+}

@@ -402,22 +402,15 @@ func (d *denseRetriever) Search(ctx context.Context, q retrieve.Query) ([]retrie
 	if err != nil {
 		return nil, err
 	}
-	texts := map[string]map[string]string{}
 	hits := make([]retrieve.Hit, 0, len(ms))
 	for i, m := range ms {
-		byID, ok := texts[m.PaperID]
-		if !ok {
-			ps, err := ix.corpus.Passages(m.PaperID)
-			if err != nil {
-				return nil, fmt.Errorf("dense hit %s: %w (the corpus changed: run 'paperlens index')", m.ID, err)
-			}
-			byID = make(map[string]string, len(ps))
-			for _, p := range ps {
-				byID[p.PassageID] = p.Text
-			}
-			texts[m.PaperID] = byID
+		// One key lookup per hit: decoding the hit's whole paper for one
+		// text was most of a dense search's CPU.
+		p, err := ix.corpus.Passage(m.ID)
+		if err != nil {
+			return nil, fmt.Errorf("dense hit %s: %w (the corpus changed: run 'paperlens index')", m.ID, err)
 		}
-		hits = append(hits, retrieve.Hit{Rank: i + 1, Score: m.Score, PaperID: m.PaperID, PassageID: m.ID, Text: byID[m.ID], Retriever: Dense})
+		hits = append(hits, retrieve.Hit{Rank: i + 1, Score: m.Score, PaperID: m.PaperID, PassageID: m.ID, Text: p.Text, Retriever: Dense})
 	}
 	return hits, nil
 }

@@ -102,6 +102,10 @@ func (ix *Index) BM25Scorer() string {
 	return ix.cfg.BM25
 }
 
+// DefaultIndexMemory is Config.IndexMemory's default (--index-memory):
+// 512 MiB, whatever the corpus size.
+const DefaultIndexMemory int64 = 512 << 20
+
 // Names lists the retriever names.
 func Names() []string { return []string{BM25, Bleve, Okapi, Dense, Hybrid} }
 
@@ -127,6 +131,17 @@ type Config struct {
 	// are always built, so it changes what is searched, never what is built.
 	BM25    string
 	Rebuild bool // drop every index and build from scratch
+	// IndexMemory bounds the working memory of an Update in bytes (the
+	// --index-memory flag), whatever the corpus size; 0 means
+	// DefaultIndexMemory.
+	IndexMemory int64
+	// BM25Store is where corpus-wide BM25 is served from: "embedded" (or
+	// "", the default: the Okapi file under the home) or "qdrant" (a
+	// sparse collection opened by OpenSparse, beside the dense one).
+	BM25Store string
+	// OpenSparse opens the remote sparse store for BM25Store "qdrant"; the
+	// command wires Qdrant's URL and collection.
+	OpenSparse func(ctx context.Context) (vector.SparseStore, error)
 	// ReadOnly opens existing indexes for searching only: Bleve and the
 	// embedded vector store under shared locks, the embedding cache without
 	// storing query vectors, nothing created or rewritten. Any number of
