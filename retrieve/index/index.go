@@ -170,6 +170,9 @@ type paperState struct {
 	Bleve       bool   `json:"bleve"`
 	Okapi       bool   `json:"okapi"`
 	Dense       bool   `json:"dense"`
+	// Sparse says the paper is in the remote sparse store (BM25Store
+	// "qdrant").
+	Sparse bool `json:"sparse,omitempty"`
 }
 
 const stateVersion = 1
@@ -195,6 +198,11 @@ type Index struct {
 	denseErr    error
 	emb         embed.Embedder
 	vec         vector.Store
+
+	// sparse is the remote BM25 store when Config.BM25Store is "qdrant",
+	// opened on first use under sparseMu (sparse.go).
+	sparseMu sync.Mutex
+	sparse   vector.SparseStore
 
 	// kinds caches the passage kinds of papers searched with kinds
 	// excluded: paper id -> passage id -> kind, body left out. Update
