@@ -489,6 +489,11 @@ func (ix *Index) Close() error {
 	if c, ok := ix.emb.(interface{ Close() error }); ok {
 		errs = append(errs, c.Close())
 	}
+	ix.sparseMu.Lock()
+	defer ix.sparseMu.Unlock()
+	if ix.sparse != nil {
+		errs = append(errs, ix.sparse.Close())
+	}
 	return errors.Join(errs...)
 }
 
