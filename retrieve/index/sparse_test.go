@@ -426,3 +426,105 @@ func TestUpdateServesCorpusBM25FromSparseStore(t *testing.T) {
 		t.Errorf("paper %s left the corpus but the store still has %v (%v)", gone, ms, err)
 	}
 }
+
+// BenchmarkSparseEncode is the client's work per passage for the BM25 store
+// (analysis, hashing, weights) on the ElaipBench sample's passages; it
+// reports passages/s and the mean number of distinct terms per passage,
+// from which docs/scale.md sizes the sparse collection:
+//
+//	go test -run '^$' -bench SparseEncode ./retrieve/index/
+func BenchmarkSparseEncode(b *testing.B) {
+	qs, _, err := bench.LoadElaipBench(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := corpus.Open(b.TempDir(), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	var texts []ingest.Text
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if !seen[q.PaperID] {
+			seen[q.PaperID] = true
+			texts = append(texts, ingest.Text{ID: q.PaperID, Source: "sample", Content: q.PaperContent})
+		}
+	}
+	if _, err := ingest.RunTexts(context.Background(), st, texts, ingest.Options{}, func(ingest.Result) {}); err != nil {
+		b.Fatal(err)
+	}
+	docs, _ := st.Docs()
+	var ps []corpus.Passage
+	for _, d := range docs {
+		got, _ := st.Passages(d.PaperID)
+		ps = append(ps, got...)
+	}
+	var terms int
+	for b.Loop() {
+		sd, err := sparseDocs(ps, 300)
+		if err != nil {
+			b.Fatal(err)
+		}
+		terms = 0
+		for _, d := range sd {
+			terms += len(d.Indices)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(ps))/b.Elapsed().Seconds(), "passages/s")
+	b.ReportMetric(float64(terms)/float64(len(ps)), "terms/passage")
+}
+
+// TestSparseAgreement measures, on the ElaipBench sample, how far the
+// sparse store's corpus-wide bm25 is from the embedded Okapi's (rank_bm25's
+// idf with its epsilon floor, against Qdrant's always-positive one) and
+// from itself with IDF counted per shard (3 shard keys) instead of over the
+// corpus: the mean share of top-10 passages in common. docs/scale.md quotes
+// it:
+//
+//	go test -run SparseAgreement -v ./retrieve/index/
+func TestSparseAgreement(t *testing.T) {
+	srv := qdranttest.Start(t)
+	_, one, qs := sampleHome(t, srv.URL, "one", 0)
+	_, three, _ := sampleHome(t, srv.URL, "three", 3)
+	push(t, one)
+	push(t, three)
+	okapi, err := one.Retriever(Okapi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, _ := one.SparseRetriever()
+	r3, _ := three.SparseRetriever()
+	ids := func(r retrieve.Retriever, text string) map[string]bool {
+		hits, err := r.Search(context.Background(), retrieve.Query{Text: text, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, h := range hits {
+			out[h.PassageID] = true
+		}
+		return out
+	}
+	overlap := func(a, b map[string]bool) float64 {
+		n := 0
+		for id := range a {
+			if b[id] {
+				n++
+			}
+		}
+		return float64(n) / float64(max(len(a), 1))
+	}
+	var vsOkapi, vsShards float64
+	for _, q := range qs {
+		s1 := ids(r1, q.MCQ.Stem)
+		vsOkapi += overlap(s1, ids(okapi, q.MCQ.Stem))
+		vsShards += overlap(s1, ids(r3, q.MCQ.Stem))
+	}
+	vsOkapi /= float64(len(qs))
+	vsShards /= float64(len(qs))
+	t.Logf("%d questions, corpus-wide top-10 in common: sparse store vs embedded Okapi %.3f; IDF over the corpus vs per shard (3 keys) %.3f", len(qs), vsOkapi, vsShards)
+	if vsOkapi == 0 || vsShards == 0 {
+		t.Errorf("no passage in common (okapi %.3f, shards %.3f): the sparse store does not rank by BM25", vsOkapi, vsShards)
+	}
+}
