@@ -95,30 +95,43 @@ func realShards(t *testing.T) (string, int) {
 	return url, n
 }
 
+const testShards = 3
+
+var shardedPapers = []string{"trpo", "ppo", "dqn", "a3c", "sac", "td3"}
+
+// shardedStore opens a collection with 3 shard keys and ef 64 on a fresh
+// fake and writes one passage of each of shardedPapers.
+func shardedStore(t *testing.T) (*qdranttest.Server, *qdrant.Store) {
+	t.Helper()
+	srv := qdranttest.Start(t)
+	s, err := qdrant.OpenWith(context.Background(), srv.URL, "sharded", 2, qdrant.Options{Shards: testShards, EF: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	var pts []vector.Point
+	for i, p := range shardedPapers {
+		pts = append(pts, vector.Point{ID: p + "#0", PaperID: p, Vector: []float32{1, float32(i)}})
+	}
+	if err := s.Upsert(context.Background(), pts); err != nil {
+		t.Fatal(err)
+	}
+	return srv, s
+}
+
 // What the store sends to create a sharded collection and write to it is
 // what Qdrant's API expects: sharding_method custom with one shard per key,
 // keys 0…N-1, a keyword index on paper_id, and every upsert routed to the
 // key of its paper.
-func TestShardedRequests(t *testing.T) {
-	srv := qdranttest.Start(t)
-	ctx := context.Background()
-	const n = 3
-	s, err := qdrant.OpenWith(ctx, srv.URL, "sharded", 2, qdrant.Options{Shards: n, EF: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+func TestShardedCreateAndUpsert(t *testing.T) {
+	srv, _ := shardedStore(t)
 	create := srv.Requests("/qdrant.Collections/Create")[0].(*qc.CreateCollection)
 	if create.GetShardingMethod() != qc.ShardingMethod_Custom || create.ShardNumber == nil || create.GetShardNumber() != 1 {
 		t.Errorf("create: sharding_method %v, shard_number %v; want Custom and 1 shard per key", create.GetShardingMethod(), create.ShardNumber)
 	}
 	var keys []uint64
 	for _, r := range srv.Requests("/qdrant.Collections/CreateShardKey") {
-		req := r.(*qc.CreateShardKeyRequest)
-		if req.GetCollectionName() != "sharded" {
-			t.Errorf("shard key created on %q", req.GetCollectionName())
-		}
-		keys = append(keys, req.GetRequest().GetShardKey().GetNumber())
+		keys = append(keys, r.(*qc.CreateShardKeyRequest).GetRequest().GetShardKey().GetNumber())
 	}
 	if fmt.Sprint(keys) != "[0 1 2]" {
 		t.Errorf("shard keys created: %v, want [0 1 2]", keys)
@@ -126,14 +139,6 @@ func TestShardedRequests(t *testing.T) {
 	idx := srv.Requests("/qdrant.Points/CreateFieldIndex")
 	if len(idx) != 1 || idx[0].(*qc.CreateFieldIndexCollection).GetFieldName() != "paper_id" || idx[0].(*qc.CreateFieldIndexCollection).GetFieldType() != qc.FieldType_FieldTypeKeyword {
 		t.Errorf("payload index requests %v, want one keyword index on paper_id", idx)
-	}
-	var pts []vector.Point
-	papers := []string{"trpo", "ppo", "dqn", "a3c", "sac", "td3"}
-	for i, p := range papers {
-		pts = append(pts, vector.Point{ID: p + "#0", PaperID: p, Vector: []float32{1, float32(i)}})
-	}
-	if err := s.Upsert(ctx, pts); err != nil {
-		t.Fatal(err)
 	}
 	for _, r := range srv.Requests("/qdrant.Points/Upsert") {
 		u := r.(*qc.UpsertPoints)
@@ -143,19 +148,25 @@ func TestShardedRequests(t *testing.T) {
 		}
 		for _, p := range u.GetPoints() {
 			paper := p.GetPayload()["paper_id"].GetStringValue()
-			if want := qdrant.ShardKeyOf(paper, n); ks[0].GetNumber() != want {
+			if want := qdrant.ShardKeyOf(paper, testShards); ks[0].GetNumber() != want {
 				t.Errorf("point of paper %s sent to shard key %d, want %d", paper, ks[0].GetNumber(), want)
 			}
 		}
 	}
 	info, _ := srv.Collection("sharded")
-	for _, p := range papers {
-		if info.Shards[strconv.FormatUint(qdrant.ShardKeyOf(p, n), 10)] == 0 {
+	for _, p := range shardedPapers {
+		if info.Shards[strconv.FormatUint(qdrant.ShardKeyOf(p, testShards), 10)] == 0 {
 			t.Errorf("shard of paper %s holds nothing: %v", p, info.Shards)
 		}
 	}
+}
 
-	// Corpus-wide: HNSW with the asked-for ef, every shard.
+// Corpus-wide searches walk HNSW with the asked-for ef on every shard;
+// within a paper they are exact, filtered on the indexed paper_id, on its
+// shard only, and a paper's deletion goes to its shard only.
+func TestShardedSearchAndDelete(t *testing.T) {
+	srv, s := shardedStore(t)
+	ctx := context.Background()
 	if _, err := s.Search(ctx, []float32{1, 1}, "", 3); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +174,6 @@ func TestShardedRequests(t *testing.T) {
 	if q.GetParams().HnswEf == nil || q.GetParams().GetHnswEf() != 64 || q.GetParams().GetExact() || q.GetFilter() != nil || q.GetShardKeySelector() != nil {
 		t.Errorf("corpus-wide query params %v filter %v shards %v; want hnsw_ef 64, not exact, no filter, every shard", q.GetParams(), q.GetFilter(), q.GetShardKeySelector())
 	}
-	// Within a paper: exact, filtered on the indexed paper_id, its shard only.
 	if _, err := s.Search(ctx, []float32{1, 1}, "ppo", 3); err != nil {
 		t.Fatal(err)
 	}
@@ -172,16 +182,16 @@ func TestShardedRequests(t *testing.T) {
 	if !q.GetParams().GetExact() || q.GetParams().HnswEf != nil || len(must) != 1 || must[0].GetField().GetKey() != "paper_id" || must[0].GetField().GetMatch().GetKeyword() != "ppo" {
 		t.Errorf("paper query params %v filter %v; want exact and paper_id = ppo", q.GetParams(), q.GetFilter())
 	}
-	if ks := q.GetShardKeySelector().GetShardKeys(); len(ks) != 1 || ks[0].GetNumber() != qdrant.ShardKeyOf("ppo", n) {
-		t.Errorf("paper query shard keys %v, want only ppo's %d", ks, qdrant.ShardKeyOf("ppo", n))
+	want := qdrant.ShardKeyOf("ppo", testShards)
+	if ks := q.GetShardKeySelector().GetShardKeys(); len(ks) != 1 || ks[0].GetNumber() != want {
+		t.Errorf("paper query shard keys %v, want only ppo's %d", ks, want)
 	}
-	// Deleting a paper touches its shard only.
 	if err := s.DeletePaper(ctx, "ppo"); err != nil {
 		t.Fatal(err)
 	}
 	dels := srv.Requests("/qdrant.Points/Delete")
 	d := dels[len(dels)-1].(*qc.DeletePoints)
-	if ks := d.GetShardKeySelector().GetShardKeys(); len(ks) != 1 || ks[0].GetNumber() != qdrant.ShardKeyOf("ppo", n) {
+	if ks := d.GetShardKeySelector().GetShardKeys(); len(ks) != 1 || ks[0].GetNumber() != want {
 		t.Errorf("delete of paper ppo sent to shard keys %v", ks)
 	}
 }
