@@ -13,6 +13,12 @@ import (
 	"github.com/paperlens/paperlens/retrieve/vector"
 )
 
+// minSparseScore is the least score a sparse match must have: above 0,
+// and far below any score a shared term gives (Qdrant's idf is at least
+// ln(1 + 0.5/(N + 0.5)), about 5e-8 at ten million passages, times a
+// positive BM25 weight).
+const minSparseScore = 1e-20
+
 // SparseVector is the name of the sparse vector in a BM25 collection:
 // Qdrant names every sparse vector, and paperlens uses one.
 const SparseVector = "bm25"
@@ -280,6 +286,10 @@ func (s *SparseStore) SearchSparse(ctx context.Context, indices []uint32, values
 			Query:          qc.NewQuerySparse(indices, values),
 			Using:          qc.PtrOf(SparseVector),
 			WithPayload:    qc.NewWithPayloadInclude(keyPassage, keyPaper),
+			// A passage sharing no term with the query scores 0; a plain
+			// (unindexed) search may still return it, and a run of such
+			// ties would make query fetch on to the end of the collection.
+			ScoreThreshold: qc.PtrOf(float32(minSparseScore)),
 		}
 		if paperID != "" {
 			req.Filter, req.ShardKeySelector = paperFilter(paperID), sh.selector(paperID)
