@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/paperlens/paperlens/corpus"
 	"github.com/paperlens/paperlens/ingest"
@@ -23,13 +24,35 @@ type Index struct {
 	Embedder, EmbedModel, EmbedBaseURL, EmbedKeyEnv string
 	QueryPrefix, PassagePrefix                      string
 	EmbedBatch, EmbedConcurrency                    int
-	Store, QdrantURL, Collection                    string
-	LSADim, RRFK                                    int
+	// Store is the dense vector store (--vector-store, alias --store):
+	// embedded or qdrant.
+	Store, QdrantURL, Collection string
+	// QdrantShards and QdrantEF shape the Qdrant collections (see
+	// qdrant.Options): shard keys of a new collection (0: Qdrant's
+	// default sharding) and the HNSW ef of corpus-wide dense searches (0:
+	// exact).
+	QdrantShards, QdrantEF int
+	// BM25Store is where corpus-wide bm25 is served from: embedded (or
+	// "") or qdrant, a sparse collection named Collection+SparseSuffix.
+	BM25Store    string
+	LSADim, RRFK int
 	// BM25 is the scorer within a paper; "": index.DefaultBM25.
 	BM25 string
 	// Env overrides the process's environment for the embedding key and
 	// default URLs; nil: none.
 	Env map[string]string
+}
+
+// DefaultQdrantEF is --qdrant-ef's default: see qdrant.DefaultEF for why.
+const DefaultQdrantEF = qdrant.DefaultEF
+
+// SparseSuffix names the BM25 collection after the dense one: with
+// --collection papers, BM25 lives in papers_bm25.
+const SparseSuffix = "_bm25"
+
+// QdrantOptions are the collection settings Open and OpenSparse take.
+func (x Index) QdrantOptions() qdrant.Options {
+	return qdrant.Options{Shards: x.QdrantShards, EF: x.QdrantEF}
 }
 
 // Scorer is the scorer behind bm25 and hybrid within a paper, as the index
@@ -46,25 +69,73 @@ func (x Index) Scorer() string {
 func (x Index) Config(home string) index.Config {
 	cfg := index.Config{
 		Home: home, Embedder: x.Embedder, EmbedModel: x.EmbedModel, Store: x.Store,
-		LSADim: x.LSADim, RRFK: x.RRFK, BM25: x.BM25,
+		LSADim: x.LSADim, RRFK: x.RRFK, BM25: x.BM25, BM25Store: x.BM25Store,
 	}
 	env := envOf(x.Env)
 	if x.Embedder == "openai" {
 		cfg.NewEmbedder = func(ctx context.Context) (embed.Embedder, error) { return x.openAIEmbedder(env) }
 	}
+	url := x.QdrantURL
+	if url == "" {
+		url = env("QDRANT_URL")
+	}
 	if x.Store == "qdrant" {
-		url := x.QdrantURL
-		if url == "" {
-			url = env("QDRANT_URL")
-		}
 		cfg.OpenStore = func(ctx context.Context, dim int) (vector.Store, error) {
 			if url == "" {
-				return nil, fmt.Errorf("--store qdrant needs --qdrant URL or QDRANT_URL (start one with 'docker compose up -d qdrant')")
+				return nil, fmt.Errorf("--vector-store qdrant needs --qdrant URL or QDRANT_URL (start one with 'docker compose up -d qdrant', or a cluster: docs/scale.md)")
 			}
-			return qdrant.Open(ctx, url, x.Collection, dim)
+			return qdrant.OpenWith(ctx, url, x.Collection, dim, x.QdrantOptions())
+		}
+	}
+	if x.BM25Store == index.BM25StoreQdrant {
+		cfg.OpenSparse = func(ctx context.Context) (vector.SparseStore, error) {
+			if url == "" {
+				return nil, fmt.Errorf("--bm25-store qdrant needs --qdrant URL or QDRANT_URL (start one with 'docker compose up -d qdrant', or a cluster: docs/scale.md)")
+			}
+			return qdrant.OpenSparse(ctx, url, x.Collection+SparseSuffix, x.QdrantOptions())
 		}
 	}
 	return cfg
+}
+
+// Check validates the vector and BM25 store settings before anything is
+// opened, naming the flags.
+func (x Index) Check() error {
+	switch x.Store {
+	case "", "embedded", "qdrant":
+	default:
+		return fmt.Errorf("--vector-store %q: use embedded (on disk under --home) or qdrant", x.Store)
+	}
+	if err := index.CheckBM25Store(x.BM25Store); err != nil {
+		return err
+	}
+	if x.QdrantShards < 0 || x.QdrantEF < 0 {
+		return fmt.Errorf("--qdrant-shards %d, --qdrant-ef %d: give 0 or a positive number (0: Qdrant's default sharding; exact corpus-wide search)", x.QdrantShards, x.QdrantEF)
+	}
+	return nil
+}
+
+// Recorded is the store settings as a run records them (config.json's
+// index block): the vector store and the BM25 store, and for Qdrant its
+// collection, shard keys and ef. The URL is left out: it names a machine,
+// not a setting that moves a number.
+func (x Index) Recorded() map[string]string {
+	rec := map[string]string{"vector_store": orDefault(x.Store, "embedded"), "bm25_store": orDefault(x.BM25Store, index.BM25StoreEmbedded)}
+	if x.Store == "qdrant" || x.BM25Store == index.BM25StoreQdrant {
+		rec["qdrant_collection"] = x.Collection
+		rec["qdrant_shards"] = strconv.Itoa(x.QdrantShards)
+	}
+	if x.Store == "qdrant" {
+		rec["qdrant_ef"] = strconv.Itoa(x.QdrantEF)
+	}
+	return rec
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // openAIEmbedder builds the remote embedder; the key is read here and goes
@@ -89,6 +160,9 @@ func (x Index) openAIEmbedder(env func(string) string) (embed.Embedder, error) {
 // searches can share a home at once (an ingest or index build then waits
 // for them, and they for it).
 func OpenIndex(ctx context.Context, home string, x Index, progress io.Writer) (*corpus.Store, *index.Index, index.Report, error) {
+	if err := x.Check(); err != nil {
+		return nil, nil, index.Report{}, err
+	}
 	cfg := x.Config(home)
 	report := func(format string, args ...any) {
 		if progress != nil {
@@ -160,6 +234,9 @@ func updateIndex(ctx context.Context, home string, cfg index.Config, progress in
 // UpdateIndex brings home's indexes in step with its corpus (from scratch
 // with rebuild), reporting on progress (nil: silent): the index command.
 func UpdateIndex(ctx context.Context, home string, x Index, rebuild bool, progress io.Writer) (index.Report, error) {
+	if err := x.Check(); err != nil {
+		return index.Report{}, err
+	}
 	st, err := corpus.Open(home, false)
 	if err != nil {
 		return index.Report{}, err

@@ -25,9 +25,15 @@ func (f *Index) Add(fl *pflag.FlagSet) {
 	fl.StringVar(&x.PassagePrefix, "embed-passage-prefix", "", `text put before passages (E5: "passage: ")`)
 	fl.IntVar(&x.EmbedBatch, "embed-batch", 64, "texts per embedding request")
 	fl.IntVar(&x.EmbedConcurrency, "embed-concurrency", 4, "embedding requests in flight")
-	fl.StringVar(&x.Store, "store", "embedded", "vector store: embedded (exact cosine, on disk under --home) or qdrant")
+	// --vector-store names the dense store beside --bm25-store; --store,
+	// its first name, stays a documented alias bound to the same setting.
+	fl.StringVar(&x.Store, "vector-store", "embedded", "dense vector store: embedded (exact cosine, on disk under --home) or qdrant (a Qdrant server or cluster, see docs/scale.md)")
+	fl.StringVar(&x.Store, "store", "embedded", "alias of --vector-store")
 	fl.StringVar(&x.QdrantURL, "qdrant", "", "Qdrant gRPC URL, e.g. http://localhost:6334 (default $QDRANT_URL)")
-	fl.StringVar(&x.Collection, "collection", "paperlens", "Qdrant collection")
+	fl.StringVar(&x.Collection, "collection", "paperlens", "Qdrant collection of the dense vectors; the BM25 collection of --bm25-store qdrant is this name plus "+session.SparseSuffix)
+	fl.IntVar(&x.QdrantShards, "qdrant-shards", 0, "shard keys of a new Qdrant collection: 0 leaves sharding to Qdrant (1 shard on one node, 1 per node on a cluster); N puts each paper on one of N keys (custom sharding, needs Qdrant's distributed mode), so a search within a paper touches one shard")
+	fl.IntVar(&x.QdrantEF, "qdrant-ef", session.DefaultQdrantEF, "HNSW ef of corpus-wide Qdrant searches (within a paper searches are exact); 0 makes corpus-wide searches exact too")
+	fl.StringVar(&x.BM25Store, "bm25-store", "embedded", "where corpus-wide bm25 is served from: embedded (the Okapi index under --home) or qdrant (a sparse collection with Qdrant's IDF modifier on the --qdrant server)")
 	fl.IntVar(&x.LSADim, "lsa-dim", 256, "dimensions of the lsa embedder")
 	fl.IntVar(&x.RRFK, "rrf-k", 60, "k of reciprocal rank fusion for hybrid retrieval")
 	// Left empty, so the index applies index.DefaultBM25: one place says

@@ -2,7 +2,9 @@
 // results checked against an exact float64 ranking computed in the test,
 // ties ordered by ID, paper filtering by exact id, replacement by ID,
 // deletion, counts, dimension checks, invalid input, concurrent use, and,
-// through RunReopen, persistence.
+// through RunReopen, persistence. RunSparse is the same for a
+// vector.SparseStore, against Qdrant's IDF-weighted dot product computed in
+// the test over each IDF scope (the whole store, or a shard).
 //
 // A store's own test calls Run with a function that opens a fresh store:
 //

@@ -49,9 +49,11 @@ type Store struct {
 	url        string
 	port       int
 	collection string
+	opt        Options
 
-	mu     sync.RWMutex // guards dim and closed
+	mu     sync.RWMutex // guards dim, shards and closed
 	dim    int
+	shards sharding
 	closed bool
 }
 
@@ -59,18 +61,41 @@ var _ vector.Store = (*Store)(nil)
 
 // Open connects to the Qdrant server at rawURL (e.g. http://localhost:6334;
 // https for TLS; the API key, if any, from $QDRANT_API_KEY) and opens the
-// collection, creating it with cosine distance when it does not exist.
+// collection, creating it with cosine distance when it does not exist. Its
+// searches are exact and it has no shard keys: OpenWith says otherwise.
 //
 // dim is the dimension the caller will use. When the collection exists with
 // another dimension, Open fails with vector.ErrDimension. When it does not
 // exist and dim is 0, it is created by the first Upsert.
 func Open(ctx context.Context, rawURL, collection string, dim int) (*Store, error) {
+	return OpenWith(ctx, rawURL, collection, dim, Options{})
+}
+
+// OpenWith is Open with sharding and HNSW settings (see Options).
+func OpenWith(ctx context.Context, rawURL, collection string, dim int, opt Options) (*Store, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	client, port, err := dial(ctx, rawURL, collection)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{client: client, url: rawURL, port: port, collection: collection, opt: opt}
+	if err := s.ensureCollection(ctx, dim); err != nil {
+		client.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dial connects and checks that the server answers.
+func dial(ctx context.Context, rawURL, collection string) (*qc.Client, int, error) {
 	if collection == "" {
-		return nil, errors.New("qdrant: empty collection name")
+		return nil, 0, errors.New("qdrant: empty collection name")
 	}
 	cfg, err := parseURL(rawURL)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	cfg.APIKey = os.Getenv(APIKeyEnv)
 	// One connection multiplexes concurrent requests over HTTP/2; the
@@ -80,18 +105,13 @@ func Open(ctx context.Context, rawURL, collection string, dim int) (*Store, erro
 	cfg.SkipCompatibilityCheck = true
 	client, err := qc.NewClient(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("qdrant client for %s: %w", rawURL, err)
+		return nil, 0, fmt.Errorf("qdrant client for %s: %w", rawURL, err)
 	}
-	s := &Store{client: client, url: rawURL, port: cfg.Port, collection: collection}
-	if err := s.ping(ctx); err != nil {
+	if err := ping(ctx, client, rawURL, cfg.Port); err != nil {
 		client.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	if err := s.ensureCollection(ctx, dim); err != nil {
-		client.Close()
-		return nil, err
-	}
-	return s, nil
+	return client, cfg.Port, nil
 }
 
 // parseURL accepts http://host:port, https://host:port, or a bare
@@ -131,21 +151,35 @@ func parseURL(raw string) (*qc.Config, error) {
 // ping fails fast, with what to do about it, when nothing answers gRPC at
 // the URL: the client itself connects lazily and would otherwise fail on
 // the first real request with a bare "connection refused".
-func (s *Store) ping(ctx context.Context) error {
+func ping(ctx context.Context, client *qc.Client, url string, port int) error {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	_, err := s.client.HealthCheck(ctx)
+	_, err := client.HealthCheck(ctx)
 	if err == nil {
 		return nil
 	}
 	if c := status.Code(err); c == codes.Unauthenticated || c == codes.PermissionDenied {
-		return fmt.Errorf("the Qdrant server at %s refused the API key (from $%s): %w", s.url, APIKeyEnv, err)
+		return fmt.Errorf("the Qdrant server at %s refused the API key (from $%s): %w", url, APIKeyEnv, err)
 	}
 	hint := "start it with 'docker compose up -d qdrant' or drop --store qdrant"
-	if s.port == 6333 {
+	if port == 6333 {
 		hint = "6333 is Qdrant's REST port; paperlens speaks gRPC, by default on 6334"
 	}
-	return fmt.Errorf("cannot reach Qdrant at %s: %w; %s", s.url, err, hint)
+	return fmt.Errorf("cannot reach Qdrant at %s: %w; %s", url, err, hint)
+}
+
+// existing reports whether a collection exists, naming a refused API key
+// as such: some servers answer health checks without a key but nothing
+// else.
+func existing(ctx context.Context, client *qc.Client, collection, url, label string) (bool, error) {
+	exists, err := client.CollectionExists(ctx, collection)
+	if err != nil {
+		if c := status.Code(err); c == codes.Unauthenticated || c == codes.PermissionDenied {
+			return false, fmt.Errorf("the Qdrant server at %s refused the API key (from $%s): %w", url, APIKeyEnv, err)
+		}
+		return false, fmt.Errorf("%s: %w", label, err)
+	}
+	return exists, nil
 }
 
 func (s *Store) label() string {
@@ -155,14 +189,9 @@ func (s *Store) label() string {
 // ensureCollection adopts an existing collection after checking its shape,
 // or creates one when dim is known.
 func (s *Store) ensureCollection(ctx context.Context, dim int) error {
-	exists, err := s.client.CollectionExists(ctx, s.collection)
+	exists, err := existing(ctx, s.client, s.collection, s.url, s.label())
 	if err != nil {
-		if c := status.Code(err); c == codes.Unauthenticated || c == codes.PermissionDenied {
-			// Some servers answer health checks without a key but
-			// nothing else.
-			return fmt.Errorf("the Qdrant server at %s refused the API key (from $%s): %w", s.url, APIKeyEnv, err)
-		}
-		return fmt.Errorf("%s: %w", s.label(), err)
+		return err
 	}
 	if !exists {
 		if dim == 0 {
@@ -185,18 +214,24 @@ func (s *Store) ensureCollection(ctx context.Context, dim int) error {
 	if dim != 0 && dim != have {
 		return &vector.DimensionError{Store: s.label(), Want: have, Got: dim}
 	}
+	if s.shards, err = adoptSharding(ctx, s.client, s.collection, s.label(), info.GetConfig().GetParams(), s.opt.Shards); err != nil {
+		return err
+	}
 	s.dim = have
 	if _, ok := info.GetPayloadSchema()[keyPaper]; !ok {
-		return s.indexPaper(ctx)
+		return indexPaper(ctx, s.client, s.collection, s.label())
 	}
 	return nil
 }
 
 func (s *Store) create(ctx context.Context, dim int) error {
-	err := s.client.CreateCollection(ctx, &qc.CreateCollection{
+	req := &qc.CreateCollection{
 		CollectionName: s.collection,
 		VectorsConfig:  qc.NewVectorsConfig(&qc.VectorParams{Size: uint64(dim), Distance: qc.Distance_Cosine}),
-	})
+	}
+	sh := sharding{n: s.opt.Shards}
+	sh.createParams(req)
+	err := s.client.CreateCollection(ctx, req)
 	if err != nil {
 		// Another process may have created it since we looked (Qdrant
 		// versions differ in the status code they give for that): if it
@@ -206,24 +241,22 @@ func (s *Store) create(ctx context.Context, dim int) error {
 		}
 		return fmt.Errorf("create %s: %w", s.label(), err)
 	}
-	if err := s.indexPaper(ctx); err != nil {
+	if err := sh.createKeys(ctx, s.client, s.collection, s.label(), 0); err != nil {
 		return err
 	}
-	s.dim = dim
+	if err := indexPaper(ctx, s.client, s.collection, s.label()); err != nil {
+		return err
+	}
+	s.dim, s.shards = dim, sh
 	return nil
 }
 
-func (s *Store) indexPaper(ctx context.Context) error {
-	_, err := s.client.CreateFieldIndex(ctx, &qc.CreateFieldIndexCollection{
-		CollectionName: s.collection,
-		FieldName:      keyPaper,
-		FieldType:      qc.FieldType_FieldTypeKeyword.Enum(),
-		Wait:           qc.PtrOf(true),
-	})
-	if err != nil {
-		return fmt.Errorf("index %s on %s: %w", keyPaper, s.label(), err)
-	}
-	return nil
+// Shards is the number of shard keys the collection has; 0 when Qdrant
+// places points itself.
+func (s *Store) Shards() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.shards.n
 }
 
 // Name implements vector.Store.
@@ -254,13 +287,13 @@ func (s *Store) state() (int, error) {
 
 // use runs fn holding the read lock, so that Close waits for calls in
 // flight: the client's connection pool panics when used after Close.
-func (s *Store) use(fn func(dim int) error) error {
+func (s *Store) use(fn func(dim int, sh sharding) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.closed {
 		return vector.ErrClosed
 	}
-	return fn(s.dim)
+	return fn(s.dim, s.shards)
 }
 
 // PointID is the Qdrant point id of a passage: a name-based (version 5,
@@ -303,31 +336,94 @@ func (s *Store) Upsert(ctx context.Context, pts []vector.Point) error {
 		}
 	}
 	pts = dedupe(pts)
-	return s.use(func(int) error { return s.upsert(ctx, pts) })
+	return s.use(func(_ int, sh sharding) error { return s.upsert(ctx, pts, sh) })
 }
 
-func (s *Store) upsert(ctx context.Context, pts []vector.Point) error {
-	for start := 0; start < len(pts); start += BatchSize {
-		batch := pts[start:min(start+BatchSize, len(pts))]
-		structs := make([]*qc.PointStruct, len(batch))
-		for i, p := range batch {
-			structs[i] = &qc.PointStruct{
-				Id:      qc.NewIDUUID(PointID(p.ID)),
-				Vectors: qc.NewVectorsDense(p.Vector),
-				Payload: map[string]*qc.Value{
-					keyPassage: qc.NewValueString(p.ID),
-					keyPaper:   qc.NewValueString(p.PaperID),
-				},
+// upsert writes points a shard key at a time. With custom sharding Qdrant
+// keeps point ids unique only within a key, so a passage that moved to a
+// paper on another key is first deleted from the others.
+func (s *Store) upsert(ctx context.Context, pts []vector.Point, sh sharding) error {
+	for _, group := range byShard(pts, sh, func(p vector.Point) string { return p.PaperID }) {
+		for start := 0; start < len(group); start += BatchSize {
+			batch := group[start:min(start+BatchSize, len(group))]
+			if err := s.upsertBatch(ctx, batch, sh); err != nil {
+				return err
 			}
 		}
-		_, err := s.client.Upsert(ctx, &qc.UpsertPoints{
-			CollectionName: s.collection,
-			Wait:           qc.PtrOf(true),
-			Points:         structs,
-		})
-		if err != nil {
-			return fmt.Errorf("upsert %d points (from %q) into %s: %w", len(batch), batch[0].ID, s.label(), err)
+	}
+	return nil
+}
+
+func (s *Store) upsertBatch(ctx context.Context, batch []vector.Point, sh sharding) error {
+	structs := make([]*qc.PointStruct, len(batch))
+	ids := make([]*qc.PointId, len(batch))
+	for i, p := range batch {
+		ids[i] = qc.NewIDUUID(PointID(p.ID))
+		structs[i] = &qc.PointStruct{
+			Id:      ids[i],
+			Vectors: qc.NewVectorsDense(p.Vector),
+			Payload: map[string]*qc.Value{
+				keyPassage: qc.NewValueString(p.ID),
+				keyPaper:   qc.NewValueString(p.PaperID),
+			},
 		}
+	}
+	if err := deleteElsewhere(ctx, s.client, s.collection, s.label(), ids, sh, batch[0].PaperID); err != nil {
+		return err
+	}
+	_, err := s.client.Upsert(ctx, &qc.UpsertPoints{
+		CollectionName:   s.collection,
+		Wait:             qc.PtrOf(true),
+		Points:           structs,
+		ShardKeySelector: sh.selector(batch[0].PaperID),
+	})
+	if err != nil {
+		return fmt.Errorf("upsert %d points (from %q) into %s: %w", len(batch), batch[0].ID, s.label(), err)
+	}
+	return nil
+}
+
+// byShard splits items by the shard key of their paper, keeping their order
+// within a key; keys in ascending order. Without shard keys it is one group.
+func byShard[T any](items []T, sh sharding, paper func(T) string) [][]T {
+	if sh.n <= 1 {
+		return [][]T{items}
+	}
+	groups := make([][]T, sh.n)
+	for _, it := range items {
+		k := sh.key(paper(it))
+		groups[k] = append(groups[k], it)
+	}
+	out := groups[:0]
+	for _, g := range groups {
+		if len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// deleteElsewhere deletes points by id from every shard key but paperID's:
+// see upsert. Nothing to do with fewer than two keys.
+func deleteElsewhere(ctx context.Context, client *qc.Client, collection, label string, ids []*qc.PointId, sh sharding, paperID string) error {
+	if sh.n < 2 {
+		return nil
+	}
+	own := sh.key(paperID)
+	others := make([]*qc.ShardKey, 0, sh.n-1)
+	for k := range uint64(sh.n) {
+		if k != own {
+			others = append(others, qc.NewShardKeyNum(k))
+		}
+	}
+	_, err := client.Delete(ctx, &qc.DeletePoints{
+		CollectionName:   collection,
+		Wait:             qc.PtrOf(true),
+		Points:           qc.NewPointsSelectorIDs(ids),
+		ShardKeySelector: &qc.ShardKeySelector{ShardKeys: others},
+	})
+	if err != nil {
+		return fmt.Errorf("remove %d points from the other shards of %s before writing them: %w", len(ids), label, err)
 	}
 	return nil
 }
@@ -375,47 +471,63 @@ const tieMargin = 8
 // largeK is the k above which a search first counts the candidates.
 const largeK = 10_000
 
-// Search implements vector.Store. Searches are exact (no HNSW) so that
-// results are the same as the embedded store's, whichever store a run used.
+// Search implements vector.Store. Within one paper the search is exact,
+// through the paper_id index and on the paper's shard only: a paper's few
+// hundred points are scored outright, so its ranking is the embedded
+// store's. Corpus-wide it walks the HNSW graph with Options.EF (exact when
+// EF is 0), which on a large collection is what keeps it from scoring
+// every point; equal scores are ordered by passage id either way.
 func (s *Store) Search(ctx context.Context, vec []float32, paperID string, k int) ([]vector.Match, error) {
 	if err := vector.CheckK(k); err != nil {
 		return nil, err
 	}
 	var ms []vector.Match
-	err := s.use(func(dim int) error {
-		var err error
-		ms, err = s.search(ctx, vec, paperID, k, dim)
+	err := s.use(func(dim int, sh sharding) error {
+		if dim == 0 {
+			ms = []vector.Match{}
+			return nil
+		}
+		if len(vec) != dim {
+			return fmt.Errorf("vector search: %w", &vector.DimensionError{Store: s.label(), Want: dim, Got: len(vec)})
+		}
+		q, err := vector.Normalize(nil, vec)
+		if err != nil {
+			return fmt.Errorf("vector search: query: %w", err)
+		}
+		req := &qc.QueryPoints{
+			CollectionName: s.collection,
+			Query:          qc.NewQueryDense(q),
+			Params:         s.params(paperID),
+			WithPayload:    qc.NewWithPayloadInclude(keyPassage, keyPaper),
+		}
+		if paperID != "" {
+			req.Filter, req.ShardKeySelector = paperFilter(paperID), sh.selector(paperID)
+		}
+		ms, err = query(ctx, s.client, req, k, s.label())
 		return err
 	})
 	return ms, err
 }
 
-func (s *Store) search(ctx context.Context, vec []float32, paperID string, k, dim int) ([]vector.Match, error) {
-	if dim == 0 {
-		return []vector.Match{}, nil
+// params are the search parameters of a query within paperID ("" for the
+// whole corpus).
+func (s *Store) params(paperID string) *qc.SearchParams {
+	if paperID != "" || s.opt.EF == 0 {
+		return &qc.SearchParams{Exact: qc.PtrOf(true)}
 	}
-	if len(vec) != dim {
-		return nil, fmt.Errorf("vector search: %w", &vector.DimensionError{Store: s.label(), Want: dim, Got: len(vec)})
-	}
-	q, err := vector.Normalize(nil, vec)
-	if err != nil {
-		return nil, fmt.Errorf("vector search: query: %w", err)
-	}
-	req := &qc.QueryPoints{
-		CollectionName: s.collection,
-		Query:          qc.NewQueryDense(q),
-		Params:         &qc.SearchParams{Exact: qc.PtrOf(true)},
-		WithPayload:    qc.NewWithPayloadInclude(keyPassage, keyPaper),
-	}
-	if paperID != "" {
-		req.Filter = paperFilter(paperID)
-	}
+	return &qc.SearchParams{HnswEf: qc.PtrOf(uint64(s.opt.EF))}
+}
+
+// query runs a search for the k best points, ordered as vector.SortMatches
+// orders them: past k while the k-th score is tied, since Qdrant orders
+// equal scores its own way.
+func query(ctx context.Context, client *qc.Client, req *qc.QueryPoints, k int, label string) ([]vector.Match, error) {
 	if k > largeK {
 		// Qdrant sizes its result buffers by the limit, so "everything"
 		// (k = MaxInt) is first turned into the actual number of points.
-		n, err := s.client.Count(ctx, &qc.CountPoints{CollectionName: s.collection, Filter: req.Filter, Exact: qc.PtrOf(true)})
+		n, err := client.Count(ctx, &qc.CountPoints{CollectionName: req.CollectionName, Filter: req.Filter, ShardKeySelector: req.ShardKeySelector, Exact: qc.PtrOf(true)})
 		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", s.label(), err)
+			return nil, fmt.Errorf("search %s: %w", label, err)
 		}
 		if n == 0 {
 			return []vector.Match{}, nil
@@ -425,16 +537,16 @@ func (s *Store) search(ctx context.Context, vec []float32, paperID string, k, di
 	limit := k + tieMargin
 	for {
 		req.Limit = qc.PtrOf(uint64(limit))
-		res, err := s.client.Query(ctx, req)
+		res, err := client.Query(ctx, req)
 		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", s.label(), err)
+			return nil, fmt.Errorf("search %s: %w", label, err)
 		}
 		ms := make([]vector.Match, 0, len(res))
 		for _, p := range res {
 			pl := p.GetPayload()
 			id := pl[keyPassage].GetStringValue()
 			if id == "" {
-				return nil, fmt.Errorf("search %s: point %s has no %s payload: the collection was not written by paperlens", s.label(), p.GetId().GetUuid(), keyPassage)
+				return nil, fmt.Errorf("search %s: point %s has no %s payload: the collection was not written by paperlens; pass another --collection", label, p.GetId().GetUuid(), keyPassage)
 			}
 			ms = append(ms, vector.Match{ID: id, PaperID: pl[keyPaper].GetStringValue(), Score: float64(p.GetScore())})
 		}
@@ -451,26 +563,32 @@ func (s *Store) search(ctx context.Context, vec []float32, paperID string, k, di
 
 // DeletePaper implements vector.Store.
 func (s *Store) DeletePaper(ctx context.Context, paperID string) error {
-	return s.use(func(dim int) error {
+	return s.use(func(dim int, sh sharding) error {
 		if dim == 0 {
 			return nil // no collection yet
 		}
-		_, err := s.client.Delete(ctx, &qc.DeletePoints{
-			CollectionName: s.collection,
-			Wait:           qc.PtrOf(true),
-			Points:         qc.NewPointsSelectorFilter(paperFilter(paperID)),
-		})
-		if err != nil {
-			return fmt.Errorf("delete paper %q from %s: %w", paperID, s.label(), err)
-		}
-		return nil
+		return deletePaper(ctx, s.client, s.collection, s.label(), paperID, sh)
 	})
+}
+
+// deletePaper deletes a paper's points, from its shard only.
+func deletePaper(ctx context.Context, client *qc.Client, collection, label, paperID string, sh sharding) error {
+	_, err := client.Delete(ctx, &qc.DeletePoints{
+		CollectionName:   collection,
+		Wait:             qc.PtrOf(true),
+		Points:           qc.NewPointsSelectorFilter(paperFilter(paperID)),
+		ShardKeySelector: sh.selector(paperID),
+	})
+	if err != nil {
+		return fmt.Errorf("delete paper %q from %s: %w", paperID, label, err)
+	}
+	return nil
 }
 
 // Count implements vector.Store, exactly rather than from Qdrant's estimate.
 func (s *Store) Count(ctx context.Context) (int, error) {
 	var n uint64
-	err := s.use(func(dim int) error {
+	err := s.use(func(dim int, _ sharding) error {
 		if dim == 0 {
 			return nil // no collection yet
 		}
@@ -499,7 +617,7 @@ func (s *Store) Drop(ctx context.Context) error {
 	if err != nil && status.Code(err) != codes.NotFound {
 		return fmt.Errorf("drop %s: %w", s.label(), err)
 	}
-	s.dim = 0
+	s.dim, s.shards = 0, sharding{}
 	return nil
 }
 
