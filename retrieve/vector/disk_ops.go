@@ -178,15 +178,18 @@ func (v *view) search(ctx context.Context, q []float32, paperID string, h *topK)
 // the loop streams memory and the hardware prefetcher keeps ahead of it.
 func (s *vseg) scan(q []float32, lo, hi int, h *topK) {
 	m, dim := s.m, len(q)
-	vecs := m.vecs
-	for r := lo; r < hi; r++ {
-		sc := dot(q, vecs[r*dim:r*dim+dim])
-		if f, full := h.floor(); full && sc < f {
-			continue
+	var buf [scanBlock]float32
+	for base := lo; base < hi; base += scanBlock {
+		n := min(scanBlock, hi-base)
+		scores := buf[:n]
+		scoreRows(q, m.vecs[base*dim:(base+n)*dim], scores)
+		for j, sc := range scores {
+			if f, full := h.floor(); full && sc < f {
+				continue
+			}
+			if r := base + j; !s.isDead(r) {
+				h.push(cand{score: sc, id: m.id(r), seg: m, row: int32(r)})
+			}
 		}
-		if s.isDead(r) {
-			continue
-		}
-		h.push(cand{score: sc, id: m.id(r), seg: m, row: int32(r)})
 	}
 }

@@ -298,7 +298,7 @@ func FuzzParseSegment(f *testing.F) {
 }
 
 // writeLegacy writes pts as the schema 1 bbolt file did.
-func writeLegacy(t *testing.T, dir string, dim int, pts []Point) {
+func writeLegacy(t testing.TB, dir string, dim int, pts []Point) {
 	t.Helper()
 	db, err := bolt.Open(filepath.Join(dir, FileName), 0o644, nil)
 	if err != nil {

@@ -386,16 +386,25 @@ func (e *Embedded) Search(ctx context.Context, vec []float32, paperID string, k 
 
 // scan scores every row of s against the unit query q into h.
 func scan(q []float32, s *segment, h *topK) {
+	var buf [scanBlock]float32
 	dim := len(q)
-	vecs := s.vecs
-	for r, id := range s.ids {
-		sc := dot(q, vecs[r*dim:r*dim+dim])
-		if f, full := h.floor(); full && sc < f {
-			continue
+	for lo := 0; lo < len(s.ids); lo += scanBlock {
+		n := min(scanBlock, len(s.ids)-lo)
+		scores := buf[:n]
+		scoreRows(q, s.vecs[lo*dim:(lo+n)*dim], scores)
+		for j, sc := range scores {
+			if f, full := h.floor(); full && sc < f {
+				continue
+			}
+			h.push(cand{score: sc, id: s.ids[lo+j], paper: s.paper})
 		}
-		h.push(cand{score: sc, id: id, paper: s.paper})
 	}
 }
+
+// scanBlock rows are scored before any is offered to the heap: a block of
+// scores stays in L1, and the scoring loop runs without the heap's
+// branches between rows.
+const scanBlock = 128
 
 // Close implements Store: it unmaps the segments (no file is held open
 // between writes) or drops the vectors from memory.

@@ -47,3 +47,20 @@ func dot(a, b []float32) float32 {
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
+
+// scoreRows scores each row of rows (len(scores)·len(q) float32s, row by
+// row) against q into scores, four rows at a time where it can: the rows
+// stream through once, and the four rows' independent sums keep the
+// floating-point adders busy where one row's would wait on each other.
+func scoreRows(q, rows, scores []float32) {
+	dim := len(q)
+	var four [4]float32
+	r := 0
+	for ; r+4 <= len(scores); r += 4 {
+		dots4(q, rows[r*dim:(r+4)*dim], &four)
+		copy(scores[r:r+4], four[:])
+	}
+	for ; r < len(scores); r++ {
+		scores[r] = dot(q, rows[r*dim:r*dim+dim])
+	}
+}
