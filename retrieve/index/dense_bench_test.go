@@ -262,13 +262,98 @@ func BenchmarkLSAFitHeap(b *testing.B) {
 }
 
 // denseFixture is an index over a SciFact home with its vectors in a
-// mapped store (vec) and, as the reference, in the heap store the schema 1
-// file was loaded into (mem).
+// mapped store (vec) and, as the reference, in the store this replaced
+// (mem: oldStore).
 type denseFixture struct {
 	ix      *Index
 	vec     *vector.Embedded
-	mem     *vector.Embedded
+	mem     *oldStore
 	queries []string
+}
+
+// oldStore is the embedded store before segments, as a search saw it once
+// the bbolt file was loaded: one heap slice per paper in a map, scanned in
+// map order one row at a time with the Go kernel, every row offered to
+// the top-k. Only Search is used.
+type oldStore struct {
+	vector.Store
+	papers map[string]*oldPaper
+}
+
+type oldPaper struct {
+	ids  []string
+	vecs []float32
+}
+
+func (s *oldStore) Upsert(_ context.Context, pts []vector.Point) error {
+	for _, p := range pts {
+		pp := s.papers[p.PaperID]
+		if pp == nil {
+			pp = &oldPaper{}
+			s.papers[p.PaperID] = pp
+		}
+		u, err := vector.Normalize(nil, p.Vector)
+		if err != nil {
+			return err
+		}
+		pp.ids = append(pp.ids, p.ID)
+		pp.vecs = append(pp.vecs, u...)
+	}
+	return nil
+}
+
+func (s *oldStore) Search(_ context.Context, vec []float32, paperID string, k int) ([]vector.Match, error) {
+	q, err := vector.Normalize(nil, vec)
+	if err != nil {
+		return nil, err
+	}
+	var top []vector.Match // best first, at most k
+	better := func(a, b vector.Match) bool { return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID }
+	for paper, p := range s.papers {
+		if paperID != "" && paper != paperID {
+			continue
+		}
+		dim := len(q)
+		for r, id := range p.ids {
+			m := vector.Match{ID: id, PaperID: paper, Score: float64(oldDot(q, p.vecs[r*dim:r*dim+dim]))}
+			if len(top) == k && !better(m, top[k-1]) {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(top, m, func(a, b vector.Match) int {
+				if better(a, b) {
+					return -1
+				}
+				return 1
+			})
+			top = slices.Insert(top, i, m)
+			if len(top) > k {
+				top = top[:k]
+			}
+		}
+	}
+	return top, nil
+}
+
+// oldDot is the store's Go kernel before the assembly one (the same bits).
+func oldDot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	for len(a) >= 8 && len(b) >= 8 {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		s4 += a[4] * b[4]
+		s5 += a[5] * b[5]
+		s6 += a[6] * b[6]
+		s7 += a[7] * b[7]
+		a, b = a[8:], b[8:]
+	}
+	b = b[:len(a)]
+	for i, x := range a {
+		s0 += x * b[i]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 func newDenseFixture(b *testing.B, n int) *denseFixture {
@@ -283,7 +368,7 @@ func newDenseFixture(b *testing.B, n int) *denseFixture {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem := vector.NewMemory()
+	mem := &oldStore{papers: map[string]*oldPaper{}}
 	start = time.Now()
 	err = ix.pending(docs, &passageSource{corpus: st}, func(paperState) bool { return false }, embedBatch, func(_ []string, ps []corpus.Passage) error {
 		texts := make([]string, len(ps))
@@ -321,8 +406,8 @@ func newDenseFixture(b *testing.B, n int) *denseFixture {
 
 // BenchmarkDenseSearch times corpus-wide top-10 dense searches (the dense
 // retriever: embed the claim, scan, read the hits' texts) over every
-// SciFact claim, on the mapped store and on the heap store of schema 1
-// (old-), and splits the new store's time into its parts:
+// SciFact claim, on the mapped store and on the store it replaced (old-,
+// oldStore), and splits the new store's time into its parts:
 //
 //	p50-ms, p99-ms           the whole search, mapped store
 //	old-p50-ms, old-p99-ms   the same with the heap store
