@@ -72,7 +72,10 @@ type segEntry struct {
 	File    string   `json:"file"`
 	Rows    int      `json:"rows"`
 	Level   int      `json:"level"`
-	Deleted []uint32 `json:"deleted,omitempty"` // sorted rows
+	// Deleted lists the deleted rows as ranges, start and end (exclusive)
+	// flattened, ascending and apart: a paper's rows are one range, so
+	// deleting or rewriting papers adds a pair each, not a number a row.
+	Deleted []uint32 `json:"deleted,omitempty"`
 }
 
 // view is one manifest with its segments mapped: what a search reads.
@@ -108,12 +111,21 @@ func (s *vseg) kill(r int) {
 	}
 }
 
+// deleted is the manifest's form of the deleted rows (segEntry.Deleted).
 func (s *vseg) deleted() []uint32 {
+	if s.dead == nil {
+		return nil
+	}
 	var out []uint32
-	for r := range s.m.rows {
-		if s.isDead(r) {
-			out = append(out, uint32(r))
+	for r := 0; r < s.m.rows; r++ {
+		if !s.isDead(r) {
+			continue
 		}
+		start := r
+		for r < s.m.rows && s.isDead(r) {
+			r++
+		}
+		out = append(out, uint32(start), uint32(r))
 	}
 	return out
 }
@@ -180,9 +192,10 @@ func readManifest(path string) (manifest, error) {
 		if !validSegName(s.File) {
 			return m, fmt.Errorf("manifest names segment %q", s.File)
 		}
-		for i, r := range s.Deleted {
-			if int(r) >= s.Rows || (i > 0 && r <= s.Deleted[i-1]) {
-				return m, fmt.Errorf("segment %s: deleted row %d out of range or order", s.File, r)
+		d := s.Deleted
+		for i := 0; i < len(d); i += 2 {
+			if i+1 == len(d) || d[i] >= d[i+1] || int(d[i+1]) > s.Rows || (i > 0 && d[i] <= d[i-1]) {
+				return m, fmt.Errorf("segment %s: deleted rows %v not ascending ranges within %d rows", s.File, d[i:min(i+2, len(d))], s.Rows)
 			}
 		}
 	}
@@ -213,8 +226,10 @@ func loadView(dir string, man manifest, reg map[string]*mapping) (*view, error) 
 			return nil, fmt.Errorf("segment %s holds %d rows of dimension %d, the manifest says %d of %d (file damaged?)", e.File, m.rows, m.dim, e.Rows, man.Dim)
 		}
 		s := vseg{m: m, live: m.rows, level: e.Level}
-		for _, r := range e.Deleted {
-			s.kill(int(r))
+		for i := 0; i+1 < len(e.Deleted); i += 2 {
+			for r := e.Deleted[i]; r < e.Deleted[i+1]; r++ {
+				s.kill(int(r))
+			}
 		}
 		v.segs = append(v.segs, s)
 	}

@@ -211,7 +211,9 @@ func TestEmbeddedCorruptFiles(t *testing.T) {
 		{"manifest names a path", FileName, []byte(strings.Replace(string(man), seg, "../"+seg, 1)), FileName},
 		{"manifest rows", FileName, []byte(strings.Replace(string(man), `"rows":120`, `"rows":119`, 1)), seg},
 		{"manifest dimension", FileName, []byte(strings.Replace(string(man), `"dim":8`, `"dim":9`, 1)), seg},
-		{"manifest deleted row out of range", FileName, []byte(strings.Replace(string(man), `"level":0`, `"level":0,"deleted":[500]`, 1)), FileName},
+		{"manifest deleted row out of range", FileName, []byte(strings.Replace(string(man), `"level":0`, `"level":0,"deleted":[5,500]`, 1)), FileName},
+		{"manifest deleted ranges out of order", FileName, []byte(strings.Replace(string(man), `"level":0`, `"level":0,"deleted":[8,9,3,4]`, 1)), FileName},
+		{"manifest deleted range open", FileName, []byte(strings.Replace(string(man), `"level":0`, `"level":0,"deleted":[8]`, 1)), FileName},
 		{"manifest schema", FileName, []byte(strings.Replace(string(man), `"schema":2`, `"schema":3`, 1)), "rebuild"},
 		{"missing segment", seg, []byte("remove"), seg},
 	}
@@ -365,6 +367,36 @@ func TestEmbeddedLegacyConverted(t *testing.T) {
 		got, _ = s.Search(ctx, q, "paper003", 5)
 		if !reflect.DeepEqual(got, wantPaper) {
 			t.Errorf("%s in paper003: %v; want %v", name, got, wantPaper)
+		}
+	}
+}
+
+// Deleted rows round-trip through the manifest's ranges.
+func TestDeletedRanges(t *testing.T) {
+	dir := t.TempDir()
+	e := mustOpen(t, dir, false)
+	pts := testPoints(8, 200, 10, 4)
+	writeBatches(t, e, pts, 200)
+	ctx := context.Background()
+	for _, p := range []string{"paper000", "paper005", "paper006", "paper019"} {
+		if err := e.DeletePaper(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Single rows too: replacing a point deletes its old row.
+	if err := e.Upsert(ctx, []Point{pts[33], pts[35], pts[36]}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.view.segs[0].deleted(), []uint32{0, 10, 33, 34, 35, 37, 50, 70, 190, 200}; !slices.Equal(got, want) {
+		t.Errorf("deleted ranges %v, want %v", got, want)
+	}
+	r := mustOpen(t, dir, true)
+	if n, _ := r.Count(ctx); n != 160 {
+		t.Errorf("reopened: %d points, want 160", n)
+	}
+	for i := range e.view.segs {
+		if !slices.Equal(e.view.segs[i].dead, r.view.segs[i].dead) {
+			t.Errorf("segment %d: reopened deletions differ", i)
 		}
 	}
 }
