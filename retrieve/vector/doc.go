@@ -3,9 +3,12 @@
 // corpus.
 //
 // Store is the interface the dense retriever talks to. Embedded, opened with
-// OpenEmbedded, is the default: exact brute-force search over vectors held in
-// memory in one contiguous slice per paper, persisted to a bbolt file so a
-// crash mid-write leaves the previous state intact. Package
+// OpenEmbedded, is the default: exact brute-force search over unit float32
+// rows in segment files mapped read-only, so a search process starts in
+// milliseconds, its heap does not grow with the corpus, and every process
+// searching one store shares the page cache's single copy. A write adds a
+// segment and replaces a small manifest atomically, so a crash mid-write
+// leaves the previous state intact (disk.go has the layout). Package
 // retrieve/vector/qdrant puts the same interface on a Qdrant server, and
 // package internal/testkit/vectortest is the contract test both pass.
 //

@@ -26,59 +26,113 @@ type loc struct {
 	row int
 }
 
-// Embedded is an exact-cosine store kept in memory and, unless created by
-// NewMemory, persisted to a bbolt file. Searches scan every candidate vector:
-// at the corpus sizes paperlens works with (thousands to a few hundred
-// thousand passages) a linear scan is a few milliseconds and, unlike an
-// approximate index, never misses a passage.
+// Embedded is an exact-cosine store. Searches scan every candidate vector:
+// a linear scan of unit rows never misses a passage, and at the corpus
+// sizes paperlens works with (thousands to a million passages) it is
+// milliseconds to tens of milliseconds.
 //
-// The file is opened only for the duration of each write and, at open, read
-// once into memory under a shared lock, so any number of processes can
-// search while one indexes. A store sees another process's writes when it is
-// reopened.
+// OpenEmbedded keeps the vectors in a folder of segment files mapped
+// read-only (see disk.go): opening a store reads a small manifest and maps
+// the files, so a search process starts in milliseconds and its heap does
+// not grow with the corpus; the pages are the kernel's page cache, shared
+// by every process searching the store. Writes go to new segment files and
+// a manifest replaced atomically, under a lock file held only while
+// writing, so any number of processes can search while one indexes. A
+// store sees another process's writes when it is reopened, or at its own
+// next write.
+//
+// NewMemory keeps everything on the heap in one contiguous slice per
+// paper, for tests and one-off runs.
 type Embedded struct {
 	mu     sync.RWMutex
-	path   string // "" for a memory-only store
+	path   string // the manifest; "" for a memory-only store
 	dim    int
-	segs   map[string]*segment
-	where  map[string]loc
-	n      int
 	closed bool
 	// readOnly refuses writes, so a process that promised not to write
-	// (an eval sharing the home with others) cannot take the file's
-	// writer lock by mistake.
+	// (an eval sharing the home with others) cannot take the writer lock
+	// by mistake.
 	readOnly bool
+
+	// On disk: the current manifest's segments, and every mapping open.
+	view *view
+	maps map[string]*mapping
+
+	// In memory (NewMemory, or a read-only open of a schema 1 file).
+	segs  map[string]*segment
+	where map[string]loc
+	n     int
 }
 
 var _ Store = (*Embedded)(nil)
 
-// FileName is the embedded store's file inside its folder.
+// FileName is the embedded store's manifest inside its folder. (It kept
+// the name of the schema 1 bbolt file, which it replaces.)
 const FileName = "vectors.db"
 
-// OpenEmbedded opens the store in dir, creating the folder when needed and
-// loading any vectors already saved there.
+// OpenEmbedded opens the store in dir, creating the folder when needed.
+// A store in the schema 1 layout (one bbolt file) is converted.
 func OpenEmbedded(dir string) (*Embedded, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open vector store: %w", err)
 	}
 	e := newEmbedded(filepath.Join(dir, FileName))
-	if err := e.load(); err != nil {
+	kind, err := sniff(e.path)
+	if err != nil {
+		return nil, fmt.Errorf("open vector store %s: %w", e.path, err)
+	}
+	switch kind {
+	case kindUnknown:
+		return nil, fmt.Errorf("open vector store %s: not a vector store manifest (file damaged?)", e.path)
+	case kindBolt:
+		// begin converts it under the writer lock.
+		tx, err := e.begin()
+		if err != nil {
+			return nil, fmt.Errorf("open vector store %s: %w", e.path, err)
+		}
+		if err := e.finishTx(tx, nil, ""); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	if err := e.openView(); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// OpenEmbeddedReadOnly opens the store in dir for searching only: the file
-// is read once under a shared lock, nothing is created, and Upsert and
-// DeletePaper fail with ErrReadOnly. A missing file is an empty store, as
-// for OpenEmbedded.
+// OpenEmbeddedReadOnly opens the store in dir for searching only: nothing
+// is created or locked, and Upsert and DeletePaper fail with ErrReadOnly.
+// A missing store is empty, as for OpenEmbedded.
 func OpenEmbeddedReadOnly(dir string) (*Embedded, error) {
 	e := newEmbedded(filepath.Join(dir, FileName))
 	e.readOnly = true
-	if err := e.load(); err != nil {
+	kind, err := sniff(e.path)
+	if err != nil {
+		return nil, fmt.Errorf("open vector store %s: %w", e.path, err)
+	}
+	switch kind {
+	case kindUnknown:
+		return nil, fmt.Errorf("open vector store %s: not a vector store manifest (file damaged?)", e.path)
+	case kindBolt:
+		e.view = nil
+		if err := e.loadLegacy(); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	if err := e.openView(); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+func (e *Embedded) openView() error {
+	v, err := openView(e.dir(), e.path, e.maps)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", e.path, err)
+	}
+	e.view, e.dim = v, v.man.Dim
+	return nil
 }
 
 // ErrReadOnly is returned by writes to a store opened with
@@ -90,8 +144,14 @@ var ErrReadOnly = errors.New("vector store is open read-only")
 func NewMemory() *Embedded { return newEmbedded("") }
 
 func newEmbedded(path string) *Embedded {
-	return &Embedded{path: path, segs: map[string]*segment{}, where: map[string]loc{}}
+	e := &Embedded{path: path, segs: map[string]*segment{}, where: map[string]loc{}}
+	if path != "" {
+		e.view, e.maps = &view{}, map[string]*mapping{}
+	}
+	return e
 }
+
+func (e *Embedded) dir() string { return filepath.Dir(e.path) }
 
 // Name implements Store.
 func (e *Embedded) Name() string { return "embedded" }
@@ -120,12 +180,15 @@ func (e *Embedded) Count(ctx context.Context) (int, error) {
 	if e.closed {
 		return 0, ErrClosed
 	}
+	if e.view != nil {
+		return e.view.count(), nil
+	}
 	return e.n, nil
 }
 
-// Upsert implements Store. The batch is written to disk in one transaction
-// before memory changes, so a failed or interrupted write leaves both the
-// file and the store as they were.
+// Upsert implements Store. On disk the batch is one new segment and one
+// manifest commit, so a failed or interrupted write leaves both the files
+// and the store as they were.
 func (e *Embedded) Upsert(ctx context.Context, pts []Point) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("upsert: %w", err)
@@ -156,10 +219,8 @@ func (e *Embedded) Upsert(ctx context.Context, pts []Point) error {
 		}
 		batch[i].Vector = row
 	}
-	if e.path != "" {
-		if err := e.persistUpsert(dim, batch); err != nil {
-			return err
-		}
+	if e.view != nil {
+		return e.diskUpsert(dim, batch)
 	}
 	e.dim = dim
 	e.reserve(batch)
@@ -258,10 +319,8 @@ func (e *Embedded) DeletePaper(ctx context.Context, paperID string) error {
 	if e.readOnly {
 		return fmt.Errorf("delete paper %q from %s: %w", paperID, e.path, ErrReadOnly)
 	}
-	if e.path != "" {
-		if err := e.persistDeletePaper(paperID); err != nil {
-			return err
-		}
+	if e.view != nil {
+		return e.diskDeletePaper(paperID)
 	}
 	s := e.segs[paperID]
 	if s == nil {
@@ -302,6 +361,12 @@ func (e *Embedded) Search(ctx context.Context, vec []float32, paperID string, k 
 		return nil, fmt.Errorf("vector search: query: %w", err)
 	}
 	h := newTopK(k)
+	if e.view != nil {
+		if err := e.view.search(ctx, q, paperID, h); err != nil {
+			return nil, err
+		}
+		return h.matches(), nil
+	}
 	if paperID != "" {
 		if s := e.segs[paperID]; s != nil {
 			scan(q, s, h)
@@ -321,23 +386,36 @@ func (e *Embedded) Search(ctx context.Context, vec []float32, paperID string, k 
 
 // scan scores every row of s against the unit query q into h.
 func scan(q []float32, s *segment, h *topK) {
+	var buf [scanBlock]float32
 	dim := len(q)
-	vecs := s.vecs
-	for r, id := range s.ids {
-		sc := dot(q, vecs[r*dim:r*dim+dim])
-		if f, full := h.floor(); full && sc < f {
-			continue
+	for lo := 0; lo < len(s.ids); lo += scanBlock {
+		n := min(scanBlock, len(s.ids)-lo)
+		scores := buf[:n]
+		scoreRows(q, s.vecs[lo*dim:(lo+n)*dim], scores)
+		for j, sc := range scores {
+			if f, full := h.floor(); full && sc < f {
+				continue
+			}
+			h.push(cand{score: sc, id: s.ids[lo+j], paper: s.paper})
 		}
-		h.push(cand{score: sc, id: id, paper: s.paper})
 	}
 }
 
-// Close implements Store. The file is not held open between writes, so
-// Close only drops the vectors from memory.
+// scanBlock rows are scored before any is offered to the heap: a block of
+// scores stays in L1, and the scoring loop runs without the heap's
+// branches between rows.
+const scanBlock = 128
+
+// Close implements Store: it unmaps the segments (no file is held open
+// between writes) or drops the vectors from memory.
 func (e *Embedded) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
+	if e.maps != nil {
+		unmapUnused(e.maps, nil)
+	}
+	e.view = nil
 	e.segs, e.where, e.n = nil, nil, 0
 	return nil
 }

@@ -89,10 +89,12 @@ func TestEmbeddedDamagedFile(t *testing.T) {
 }
 
 // TestEmbeddedCrash kills a writer mid-stream with SIGKILL, which runs no
-// deferred code and flushes nothing, then checks the file opens and holds
+// deferred code and flushes nothing, then checks the store opens and holds
 // only whole batches: each batch is one paper of batchSize points, so any
 // torn write would show as a paper of another size or a count that is not
-// a multiple of batchSize.
+// a multiple of batchSize. The writer is killed after 3 to 20 commits, so
+// as often during a merge (every 8 writes) as during a plain write. The
+// next writer then goes on writing, and clears what the killed one left.
 func TestEmbeddedCrash(t *testing.T) {
 	const batchSize = 300
 	if dir := os.Getenv("PAPERLENS_VECTOR_CRASH_DIR"); dir != "" {
@@ -115,7 +117,7 @@ func TestEmbeddedCrash(t *testing.T) {
 	// Let a few batches commit, then kill at a moment unrelated to the
 	// writer's progress, most likely in the middle of a transaction.
 	sc := bufio.NewScanner(out)
-	for commits := 0; commits < 3 && sc.Scan(); {
+	for commits, stop := 0, 3+rand.IntN(18); commits < stop && sc.Scan(); {
 		if strings.HasPrefix(sc.Text(), "committed") {
 			commits++
 		}
@@ -146,6 +148,32 @@ func TestEmbeddedCrash(t *testing.T) {
 		}
 	}
 	t.Logf("killed writer after %d whole batches", n/batchSize)
+
+	// Resume: the next write succeeds, counts everything once, and leaves
+	// no file the manifest does not name.
+	pts := make([]vector.Point, batchSize)
+	for j := range pts {
+		v := make([]float32, 32)
+		v[j%32] = 1
+		pts[j] = vector.Point{ID: fmt.Sprintf("resumed#%d", j), PaperID: "resumed", Vector: v}
+	}
+	if err := s.Upsert(context.Background(), pts); err != nil {
+		t.Fatalf("write after a killed writer: %v", err)
+	}
+	again := openDir(t, dir)
+	if m, _ := again.Count(context.Background()); m != n+batchSize {
+		t.Errorf("after resuming: %d points, want %d", m, n+batchSize)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, vector.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, d := range ents {
+		if name := d.Name(); strings.HasPrefix(name, "seg-") && !strings.Contains(string(raw), name) || strings.HasPrefix(name, ".") {
+			t.Errorf("%s left behind after the next write", name)
+		}
+	}
 }
 
 func crashWriter(dir string, batchSize int) {

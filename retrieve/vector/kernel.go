@@ -1,6 +1,8 @@
 package vector
 
-// dot is the scan's inner loop; a search spends nearly all its time here.
+// dotGo is the scan's inner loop in Go (dot runs it, or on amd64 an
+// assembly kernel with the same bits); a search spends nearly all its
+// time here.
 // Go does not vectorise loops, so the loop is unrolled by 16 into eight
 // independent accumulators: that hides the latency of the float adds (one
 // chain would stall on each) while staying within the 16 SSE registers.
@@ -8,7 +10,7 @@ package vector
 // the compiler prove every index in range, so the body has no bounds checks.
 // The accumulators are summed pairwise at the end, which also keeps the
 // float32 rounding error well below what ranking can notice.
-func dot(a, b []float32) float32 {
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	for len(a) >= 16 && len(b) >= 16 {
@@ -46,4 +48,13 @@ func dot(a, b []float32) float32 {
 		s0 += x * b[i]
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// scoreRows scores each row of rows (len(scores)·len(q) float32s, row by
+// row) against q into scores.
+func scoreRows(q, rows, scores []float32) {
+	dim := len(q)
+	for r := range scores {
+		scores[r] = dot(q, rows[r*dim:r*dim+dim])
+	}
 }

@@ -88,3 +88,29 @@ func TestSortMatches(t *testing.T) {
 		t.Errorf("SortMatches order %v", ids)
 	}
 }
+
+// scoreRows (dot's assembly kernel on amd64) must give dotGo's bits
+// exactly, for every length (the 8-wide kernel, the tails) and row count:
+// golden rankings and their ties must not depend on the machine.
+func TestScoreRowsBitIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, dim := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 33, 64, 100, 256, 384} {
+		for _, rows := range []int{1, 3, 4, 5, 8, 11} {
+			q := make([]float32, dim)
+			m := make([]float32, dim*rows)
+			for i := range q {
+				q[i] = float32(r.NormFloat64())
+			}
+			for i := range m {
+				m[i] = float32(r.NormFloat64())
+			}
+			got := make([]float32, rows)
+			scoreRows(q, m, got)
+			for i := range rows {
+				if want := dotGo(q, m[i*dim:(i+1)*dim]); math.Float32bits(got[i]) != math.Float32bits(want) {
+					t.Fatalf("dim %d, row %d of %d: scoreRows %v, dot %v", dim, i, rows, got[i], want)
+				}
+			}
+		}
+	}
+}

@@ -1,10 +1,16 @@
 package vector
 
+import "strings"
+
 // cand is a scored row waiting in the top-k heap.
 type cand struct {
 	score float32
 	id    string
 	paper string
+	// seg and row locate a row of a mapped segment; id then points into
+	// the mapping, and the paper is looked up only for the k results.
+	seg *mapping
+	row int32
 }
 
 // worse is the heap order: lower score, or on a tie the larger ID, so that
@@ -88,6 +94,10 @@ func (h *topK) matches() []Match {
 	out := make([]Match, len(h.items))
 	for i := len(h.items) - 1; i >= 0; i-- {
 		c := h.items[0]
+		if c.seg != nil {
+			// Results outlive the mapping: copy the strings out of it.
+			c.id, c.paper = strings.Clone(c.id), strings.Clone(c.seg.paperName(c.seg.paperOf(int(c.row))))
+		}
 		out[i] = Match{ID: c.id, PaperID: c.paper, Score: float64(c.score)}
 		last := len(h.items) - 1
 		h.items[0] = h.items[last]

@@ -84,4 +84,11 @@
 // passages 4.5–5 s; the 162 seed passages 0.2 s (BenchmarkFit*). Embedding
 // runs at 3–4.5k passages a second. Sparse products (8 per fit) and gonum
 // matrix products are most of the time.
+//
+// Fit's peak heap grows with the passages and the vocabulary (FitBytes:
+// about 6.4 KB a passage, 5 B a character of text, 213 MB for a full
+// 50k-term vocabulary at 256 dimensions). FitPassages says how many
+// passages a memory budget allows; paperlens index fits on every passage
+// when they fit the budget and on an evenly spread sample when not
+// (27k of 100k 1,000-character passages within 512 MiB).
 package lsa
