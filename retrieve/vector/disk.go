@@ -69,9 +69,9 @@ type manifest struct {
 }
 
 type segEntry struct {
-	File    string   `json:"file"`
-	Rows    int      `json:"rows"`
-	Level   int      `json:"level"`
+	File  string `json:"file"`
+	Rows  int    `json:"rows"`
+	Level int    `json:"level"`
 	// Deleted lists the deleted rows as ranges, start and end (exclusive)
 	// flattened, ascending and apart: a paper's rows are one range, so
 	// deleting or rewriting papers adds a pair each, not a number a row.

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"unsafe"
+
+	"github.com/paperlens/paperlens/internal/mmapfile"
 )
 
 // A segment file holds the points of one write (or of a merge of several)
@@ -51,6 +53,7 @@ var hostLittleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Poin
 type mapping struct {
 	file       string // base name in the store's folder
 	data       []byte // the whole file, mapped
+	unmap      func() error
 	dim, rows  int
 	vecs       []float32
 	paperStart []uint32
@@ -84,15 +87,16 @@ func openSegment(dir, file string) (*mapping, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := mapFile(f, fi.Size())
+	data, unmap, err := mmapfile.Map(f, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("segment %s: %w", path, err)
 	}
 	m, err := parseSegment(file, data)
 	if err != nil {
-		_ = unmapFile(data)
+		_ = unmap()
 		return nil, fmt.Errorf("segment %s: %w (file damaged?)", path, err)
 	}
+	m.unmap = unmap
 	return m, nil
 }
 
@@ -169,9 +173,12 @@ func (m *mapping) checkOffsets() error {
 }
 
 func (m *mapping) close() error {
-	d := m.data
-	m.data, m.vecs, m.paperStart, m.nameOff, m.idOff, m.byID, m.names, m.ids = nil, nil, nil, nil, nil, nil, nil, nil
-	return unmapFile(d)
+	unmap := m.unmap
+	m.data, m.vecs, m.paperStart, m.nameOff, m.idOff, m.byID, m.names, m.ids, m.unmap = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	if unmap == nil { // parsed from bytes not mapped (tests, fuzzing)
+		return nil
+	}
+	return unmap()
 }
 
 // row is the unit vector of row r, in the mapping.
