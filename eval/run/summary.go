@@ -596,6 +596,22 @@ func PerQuestion(recs []Record, mode string) map[string]float64 {
 	return p.shares()
 }
 
+// PerQuestion is PerQuestion of the folder's records, read one at a time
+// (EachResult): what pairing two runs needs, without holding either.
+func (d Dir) PerQuestion(mode string) (map[string]float64, error) {
+	p := perQuestion{}
+	_, err := EachResult(d.path(ResultsFile), func(r Record) error {
+		if r.Mode == mode {
+			p.add(r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.shares(), nil
+}
+
 // PairedDiff pairs per-question scores of a baseline a and a treatment b
 // (PerQuestion, possibly of two runs over the same data) on the questions
 // both answered, in id order, and bootstraps b − a as the summary does with
