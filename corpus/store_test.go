@@ -165,3 +165,64 @@ func TestPassageByID(t *testing.T) {
 		}
 	}
 }
+
+// PutMany stores a batch in one commit, each paper as Put would; a batch
+// that fails part-way stores none of its papers, and what was stored
+// before it stays.
+func TestPutManyOneCommitAllOrNone(t *testing.T) {
+	s, err := Open(t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	texts := []string{"Alpha beta. Gamma delta.", "One two three.", "Lone passage here."}
+	var batch []Paper
+	for i, text := range texts {
+		id := string(rune('a' + i))
+		batch = append(batch, Paper{Doc: Document{PaperID: id, Title: id}, Text: text, Passages: tile(text, len(text)/2)})
+	}
+	if err := s.PutMany(batch); err != nil {
+		t.Fatal(err)
+	}
+	if s.Commits() != 1 {
+		t.Errorf("%d commits for one batch of %d papers, want 1", s.Commits(), len(batch))
+	}
+	for i, text := range texts {
+		id := string(rune('a' + i))
+		got, err := s.Text(id)
+		d, derr := s.Doc(id)
+		if err != nil || derr != nil || got != text || d.Passages != 2 {
+			t.Errorf("%s: text %q (%v), record %+v (%v)", id, got, err, d, derr)
+		}
+	}
+	if errs := s.Check(); len(errs) != 0 {
+		t.Fatalf("check: %v", errs)
+	}
+
+	// bbolt refuses an empty key: the batch's earlier paper must not stay.
+	bad := []Paper{{Doc: Document{PaperID: "d"}, Text: "Fine text.", Passages: tile("Fine text.")}, {Doc: Document{PaperID: ""}, Text: "x", Passages: tile("x")}}
+	if err := s.PutMany(bad); err == nil {
+		t.Fatal("a batch with an empty paper id was stored")
+	}
+	if _, err := s.Doc("d"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("paper d of the failed batch: %v, want not found", err)
+	}
+	if docs, _ := s.Docs(); len(docs) != len(texts) || s.Commits() != 1 {
+		t.Errorf("after the failed batch: %d papers, %d commits; want %d and 1", len(docs), s.Commits(), len(texts))
+	}
+
+	// An id given twice keeps the later paper; an empty batch commits nothing.
+	again := []Paper{{Doc: Document{PaperID: "a"}, Text: "Old.", Passages: tile("Old.")}, {Doc: Document{PaperID: "a"}, Text: "New text.", Passages: tile("New text.")}}
+	if err := s.PutMany(again); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Text("a"); got != "New text." {
+		t.Errorf("a given twice: %q, want the later text", got)
+	}
+	if err := s.PutMany(nil); err != nil || s.Commits() != 2 {
+		t.Errorf("empty batch: %v, %d commits, want none made", err, s.Commits())
+	}
+	if errs := s.Check(); len(errs) != 0 {
+		t.Fatalf("check: %v", errs)
+	}
+}

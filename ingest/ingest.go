@@ -247,7 +247,8 @@ type job struct {
 }
 
 // Run ingests the given files and folders into the store, calling report
-// once per document (from a single goroutine, in completion order). It
+// once per document (from a single goroutine, in completion order; a
+// stored document once its batch is committed, see BatchPapers). It
 // returns the number of failed documents; an error only when the run itself
 // could not proceed.
 func Run(ctx context.Context, st *corpus.Store, paths []string, opt Options, report func(Result)) (failed int, err error) {
@@ -329,18 +330,97 @@ func runJobs(ctx context.Context, st *corpus.Store, jobs []job, opt Options, rep
 		_ = g.Wait() // process reports failures as outcomes
 		close(out)
 	}()
-	for o := range out {
-		if o.store != nil {
-			if err := st.Put(o.store.doc, o.store.text, o.store.passages); err != nil {
-				o.res.Status, o.res.Error = StatusError, fmt.Sprintf("store: %v", err)
-			}
-		}
-		emit(o.res)
-	}
+	storeBatches(st, out, emit)
 	if ctx.Err() != nil {
 		return failed, fmt.Errorf("ingest interrupted: %w (what finished is stored; run again to finish)", ctx.Err())
 	}
 	return failed, nil
+}
+
+// Papers are stored in batches, one transaction each (corpus.PutMany): a
+// transaction costs the disk two flushes whatever it holds, and one per
+// paper made a 500-paper dataset 1,003 flushes, its ingest 3.5–6× longer
+// than its CPU time. A batch is committed when it holds BatchPapers
+// papers or BatchBytes bytes of text, or BatchWait after its first paper
+// arrived, whichever comes first, and at the end of the run (an
+// interrupted one too). A paper is reported once its batch is committed,
+// so a reported "ok" is on disk; a kill loses at most the batch being
+// gathered, whose papers the next run does again (each stored whole or
+// not at all, as before).
+const (
+	// BatchPapers bounds the papers of a batch: 64 papers cost 2 flushes
+	// instead of 128, and a kill redoes at most 64.
+	BatchPapers = 64
+	// BatchBytes bounds the text a batch holds in memory.
+	BatchBytes = 32 << 20
+	// BatchWait bounds how long a stored paper waits for its batch: PDFs
+	// that take seconds each are committed about one a second, as before.
+	BatchWait = time.Second
+)
+
+// batchWait is BatchWait; tests that count commits raise it, so that a
+// machine slowed by other work cannot split their batches.
+var batchWait = BatchWait
+
+// batchHook, when set (by tests), is called with the papers gathered for
+// the next commit each time one is added.
+var batchHook func(gathered int)
+
+// storeBatches stores the outcomes of out in batches (see BatchPapers)
+// and emits each result: one with nothing to store at once, a stored one
+// after its batch is committed, as an error if the commit failed.
+func storeBatches(st *corpus.Store, out <-chan outcome, emit func(Result)) {
+	var batch []outcome
+	size := 0
+	var wait <-chan time.Time
+	var timer *time.Timer
+	commit := func() {
+		if timer != nil {
+			timer.Stop()
+			timer, wait = nil, nil
+		}
+		if len(batch) == 0 {
+			return
+		}
+		papers := make([]corpus.Paper, len(batch))
+		for i, o := range batch {
+			papers[i] = corpus.Paper{Doc: o.store.doc, Text: o.store.text, Passages: o.store.passages}
+		}
+		err := st.PutMany(papers)
+		for _, o := range batch {
+			if err != nil {
+				o.res.Status, o.res.Error = StatusError, fmt.Sprintf("store: %v", err)
+			}
+			emit(o.res)
+		}
+		batch, size = nil, 0
+	}
+	for {
+		select {
+		case o, ok := <-out:
+			if !ok {
+				commit()
+				return
+			}
+			if o.store == nil {
+				emit(o.res)
+				continue
+			}
+			batch = append(batch, o)
+			size += len(o.store.text)
+			if batchHook != nil {
+				batchHook(len(batch))
+			}
+			if len(batch) >= BatchPapers || size >= BatchBytes {
+				commit()
+			} else if timer == nil {
+				timer = time.NewTimer(batchWait)
+				wait = timer.C
+			}
+		case <-wait:
+			commit()
+		}
+	}
 }
 
 // FolderFiles lists, sorted, the files ingest takes from a folder: every

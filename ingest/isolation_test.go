@@ -19,6 +19,9 @@ import (
 // instead of testing. Its HTML extractor misbehaves on request, so the
 // tests can make a worker die every way a hostile PDF makes the real one.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(killChildEnv); spec != "" {
+		os.Exit(killChild(spec))
+	}
 	if IsWorker() {
 		real := extractors["html"]
 		extractors["html"] = func(ctx context.Context, raw []byte) (extracted, error) {

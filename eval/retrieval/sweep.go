@@ -447,6 +447,9 @@ func windows(text string, sents []chunk.Span, parents []corpus.Passage, w int) (
 	return wins, parentOf
 }
 
+// sweepBatch is how many papers a scratch index stores per transaction.
+const sweepBatch = 64
+
 // openUnit finds or builds the index a unit is searched in: the home's for
 // passages of its size, else one built in a folder under tmp from the
 // stored texts.
@@ -477,6 +480,9 @@ func openUnit(ctx context.Context, src SweepSource, papers map[string]*paper, u 
 	if err != nil {
 		return nil, fmt.Errorf("sweep index %s: %w", name, err)
 	}
+	// A scratch index of papers already in memory: stored sweepBatch to a
+	// transaction, since each costs two flushes of the disk.
+	var batch []corpus.Paper
 	for _, id := range ids {
 		p := papers[id]
 		ps := p.passagesAt(u.size, src.HomeTokens)
@@ -503,10 +509,18 @@ func openUnit(ctx context.Context, src SweepSource, papers map[string]*paper, u 
 		for _, pp := range ps {
 			doc.Tokens += pp.Tokens
 		}
-		if err := st.Put(doc, p.text, ps); err != nil {
-			st.Close()
-			return nil, fmt.Errorf("sweep index %s: %w", name, err)
+		batch = append(batch, corpus.Paper{Doc: doc, Text: p.text, Passages: ps})
+		if len(batch) == sweepBatch {
+			if err := st.PutMany(batch); err != nil {
+				st.Close()
+				return nil, fmt.Errorf("sweep index %s: %w", name, err)
+			}
+			batch = batch[:0]
 		}
+	}
+	if err := st.PutMany(batch); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("sweep index %s: %w", name, err)
 	}
 	icfg := src.IndexConfig
 	icfg.Home, icfg.Store, icfg.OpenStore, icfg.ReadOnly, icfg.Rebuild = home, "embedded", nil, false, false

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/paperlens/paperlens/eval/agent/python"
+	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/eval/mode"
 	"github.com/paperlens/paperlens/eval/prompts"
 	"github.com/paperlens/paperlens/model"
@@ -100,6 +101,7 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 	offline := cfg.Offline()
 	estimated := map[string]bool{}
 	problem := map[string]bool{}
+	sizes := promptSizes{}
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return p, err
@@ -113,7 +115,7 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 			extra = cfg.WebResults * cfg.WebTokens
 			estimated[j.mode] = true
 		}
-		bt, err := b.build(ctx, j.q, name)
+		bt, err := sizes.of(ctx, b, j.q, name)
 		if err != nil {
 			if k := j.q.ID + " [" + j.mode + "]"; !problem[k] {
 				problem[k] = true
@@ -161,6 +163,36 @@ func DryRun(ctx context.Context, opt Options) (Plan, error) {
 		p.PromptCostUSD, p.CostUSD = &in, &all
 	}
 	return p, nil
+}
+
+// promptSizes keeps, per question and mode, the sizes of its prompt that
+// the plan counts, not the prompt: every run asks the same prompt, and
+// the builder keeps none (see builder.build).
+type promptSizes map[key]promptSize
+
+// promptSize is a prompt's tokens and, for self-route, its second
+// prompt's (full is nil without one).
+type promptSize struct {
+	tokens int
+	full   *built
+}
+
+// of is the sizes of q's prompt under name, assembled on the first ask.
+func (ps promptSizes) of(ctx context.Context, b *builder, q *bench.Question, name string) (promptSize, error) {
+	k := key{q.ID, name, 0}
+	if s, ok := ps[k]; ok {
+		return s, nil
+	}
+	bt, err := b.build(ctx, *q, name)
+	if err != nil {
+		return promptSize{}, err
+	}
+	s := promptSize{tokens: bt.tokens}
+	if bt.full != nil {
+		s.full = &built{tokens: bt.full.tokens}
+	}
+	ps[k] = s
+	return s, nil
 }
 
 // toolBound is the most model calls and prompt tokens one question of a

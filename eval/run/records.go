@@ -15,6 +15,7 @@ import (
 
 	"github.com/paperlens/paperlens/eval/agent"
 	"github.com/paperlens/paperlens/eval/assemble"
+	"github.com/paperlens/paperlens/eval/bench"
 	"github.com/paperlens/paperlens/model"
 )
 
@@ -393,60 +394,202 @@ func ReadResults(path string) ([]Record, error) {
 // readResults is ReadResults that also counts the file's lines, so that a
 // caller can tell whether some were superseded or unreadable.
 func readResults(path string) ([]Record, int, error) {
+	var out []Record
+	lines, err := EachResult(path, func(r Record) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, lines, err
+}
+
+// EachResult calls fn with each record of a results file, in the order
+// ReadResults returns them (a question, mode and run where its first
+// line was, with its last record), holding one record at a time: a
+// reader that needs only counts or sums reads a run of any size in
+// constant memory. It reads the file twice: once for where each record
+// is, once for the records. It returns the file's lines; fn's error
+// stops the reading and is returned.
+func EachResult(path string, fn func(Record) error) (lines int, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+		return 0, nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	defer f.Close()
-	latest := map[key]int{}
-	var out []Record
-	lines := 0
+	ix, err := indexResults(f, path)
+	if err != nil {
+		return ix.lines(), err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return ix.lines(), fmt.Errorf("read %s: %w", path, err)
+	}
 	br := bufio.NewReaderSize(f, 1<<20)
-	for {
+	for i := 0; i < ix.lines(); i++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return ix.lines(), fmt.Errorf("read %s: %w", path, err)
+		}
+		last := ix.pick[i]
+		if last < 0 {
+			continue
+		}
+		if last != i {
+			// Superseded later in the file: its last record, read where it is.
+			line = make([]byte, ix.off[last+1]-ix.off[last])
+			if _, err := f.ReadAt(line, ix.off[last]); err != nil {
+				return ix.lines(), fmt.Errorf("read %s: %w", path, err)
+			}
+		}
+		r, _, err := decodeRecord(line)
+		if err != nil {
+			return ix.lines(), fmt.Errorf("read %s line %d: %w", path, last+1, err)
+		}
+		if err := fn(r); err != nil {
+			return ix.lines(), err
+		}
+	}
+	return ix.lines(), nil
+}
+
+// eachLine calls fn with the record of each line of a results file, in
+// the file's order, superseded ones included, skipping lines that hold
+// none; one pass, one record at a time. On a compacted file (one line per
+// record) that is what EachResult gives.
+func eachLine(path string, fn func(Record) error) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			lines++
 			r, ok, derr := decodeRecord(line)
 			if derr != nil {
-				return nil, lines, fmt.Errorf("read %s line %d: %w", path, lines, derr)
+				return fmt.Errorf("read %s line %d: %w", path, n, derr)
 			}
 			if ok {
-				if i, ok := latest[r.key()]; ok {
-					out[i] = r
-				} else {
-					latest[r.key()] = len(out)
-					out = append(out, r)
+				if err := fn(r); err != nil {
+					return err
 				}
 			}
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return out, lines, fmt.Errorf("read %s: %w", path, err)
+			return fmt.Errorf("read %s: %w", path, err)
 		}
 	}
-	return out, lines, nil
+}
+
+// summarizeResults summarises a results file and counts its errors as it
+// reads it (Summarizer), holding no record longer than it takes to add
+// it. compact says the file has one line per record, as compactResults
+// leaves it: then one pass in the file's order reads it as ReadResults
+// would; else EachResult finds the last record of each.
+func summarizeResults(path string, compact bool, cfg Config, qs []bench.Question) (Summary, []ErrorCount, error) {
+	s := NewSummarizer(cfg, qs)
+	var errs errorTally
+	add := func(r Record) error {
+		s.Add(r)
+		errs.add(r)
+		return nil
+	}
+	var err error
+	if compact {
+		err = eachLine(path, add)
+	} else {
+		_, err = EachResult(path, add)
+	}
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	return s.Summary(), errs.counts(), nil
+}
+
+// resultsIndex says where the records of a results file are: off[i] is
+// where line i starts (off[lines] the end of the last), and pick[i] the
+// line whose record is read at line i's place: the last line of the
+// question, mode and run whose first line i is, or -1 (a superseded
+// record, or no record at all).
+type resultsIndex struct {
+	off     []int64
+	pick    []int
+	records int
+}
+
+func (x resultsIndex) lines() int { return len(x.pick) }
+
+// indexResults reads a results file from its start for its resultsIndex.
+// A record of a later schema is an error wrapping ErrNewerSchema.
+func indexResults(f io.Reader, path string) (resultsIndex, error) {
+	x := resultsIndex{off: []int64{0}}
+	first := map[key]int{}
+	br := bufio.NewReaderSize(f, 1<<20)
+	var at int64
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			at += int64(len(line))
+			x.off = append(x.off, at)
+			x.pick = append(x.pick, -1)
+			r, ok, derr := decodeRecord(line)
+			if derr != nil {
+				return x, fmt.Errorf("read %s line %d: %w", path, x.lines(), derr)
+			}
+			if ok {
+				i := x.lines() - 1
+				if j, seen := first[r.key()]; seen {
+					x.pick[j] = i
+				} else {
+					first[r.key()] = i
+					x.pick[i] = i
+					x.records++
+				}
+			}
+		}
+		if err == io.EOF {
+			return x, nil
+		}
+		if err != nil {
+			return x, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
 }
 
 // compactResults rewrites a results file that holds superseded records (an
 // error a rerun redid) or unreadable lines, so that every question, mode
 // and run has exactly one line: what ReadResults returns, in the same
-// order. Each record keeps its schema version (a version-1 record is
-// written with "schema": 1, not relabelled as current); a file with a
-// record of a later version is left alone (readResults refuses it). The
-// new file replaces the old in one rename (renameio), so a kill or a full
-// disk leaves one or the other, never a mix. It reports whether it
-// rewrote the file.
+// order, one record at a time (EachResult). Each record keeps its schema
+// version (a version-1 record is written with "schema": 1, not relabelled
+// as current); a file with a record of a later version is left alone
+// (EachResult refuses it). The new file replaces the old in one rename
+// (renameio), so a kill or a full disk leaves one or the other, never a
+// mix. It reports whether it rewrote the file.
 func compactResults(path string) (bool, error) {
-	recs, lines, err := readResults(path)
-	if err != nil || lines == len(recs) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
 		return false, err
 	}
-	if err := rewriteResults(path, recs); err != nil {
+	ix, err := indexResults(f, path)
+	f.Close()
+	if err != nil || ix.lines() == ix.records {
+		return false, err
+	}
+	if err := rewriteResultsFrom(path, func(put func(Record) error) error {
+		_, err := EachResult(path, put)
+		return err
+	}); err != nil {
 		return false, fmt.Errorf("compact %s: %w", path, err)
 	}
 	return true, nil
@@ -457,6 +600,19 @@ func compactResults(path string) (bool, error) {
 // new one, never a mix. Each record is written with its own Schema, as
 // compaction and rescoring keep it.
 func rewriteResults(path string, recs []Record) error {
+	return rewriteResultsFrom(path, func(put func(Record) error) error {
+		for _, r := range recs {
+			if err := put(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// rewriteResultsFrom is rewriteResults of the records each hands to put,
+// in order, one at a time.
+func rewriteResultsFrom(path string, each func(put func(Record) error) error) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithTempDir(filepath.Dir(path)))
 	if err != nil {
 		return err
@@ -464,10 +620,8 @@ func rewriteResults(path string, recs []Record) error {
 	defer pf.Cleanup()
 	bw := bufio.NewWriterSize(pf, 1<<20)
 	enc := json.NewEncoder(bw) // escapes as json.Marshal does, like the writer
-	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			return err
-		}
+	if err := each(func(r Record) error { return enc.Encode(r) }); err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return err

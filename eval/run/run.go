@@ -120,7 +120,7 @@ const ResultsFile = "results.jsonl"
 
 // job is a unit of work: one question under one mode and run.
 type job struct {
-	q    bench.Question
+	q    *bench.Question // into Options.Questions: a copy per job cost O(jobs) questions
 	mode string
 	run  int
 }
@@ -128,19 +128,24 @@ type job struct {
 // pending lists the jobs a run folder has not finished, in run, mode,
 // question order, and how many it has.
 func pending(cfg Config, qs []bench.Question) (jobs []job, finished map[key]bool, err error) {
-	prev, err := Dir(cfg.Out).Records()
+	// Only the keys of the records are kept, not the records: the last
+	// record of a question, mode and run says whether it is finished.
+	finished = map[key]bool{}
+	err = eachLine(Dir(cfg.Out).path(ResultsFile), func(r Record) error {
+		if r.Error == "" {
+			finished[r.key()] = true
+		} else {
+			delete(finished, r.key())
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	finished = map[key]bool{}
-	for _, r := range prev {
-		if r.Error == "" {
-			finished[r.key()] = true
-		}
-	}
 	for run := 1; run <= cfg.Runs; run++ {
 		for _, mode := range cfg.Modes {
-			for _, q := range qs {
+			for i := range qs {
+				q := &qs[i]
 				if q.Run != 0 && q.Run != run {
 					continue // a composed question of another run
 				}
@@ -383,7 +388,7 @@ func (r *runner) work(ctx context.Context) {
 // task evaluates one job and records it: written, counted, reported, and
 // fed to the breaker.
 func (r *runner) task(ctx context.Context, j job, stop func(error), stopWrites func()) {
-	rec, fatal, callErr := evaluate(ctx, r.b, r.sv, r.sc, j.q, j.mode, j.run)
+	rec, fatal, callErr := evaluate(ctx, r.b, r.sv, r.sc, *j.q, j.mode, j.run)
 	if fatal != nil {
 		r.mu.Lock()
 		n := r.prog.Done - r.prog.Resumed
@@ -442,20 +447,21 @@ func (r *runner) finish(ctx context.Context) (Result, error) {
 	// A rerun appends a redone record after the error it replaces; the
 	// file is rewritten with one line per record, so that a script reading
 	// it line by line never counts a question twice.
-	if _, err := compactResults(dir.path(ResultsFile)); err != nil {
-		fmt.Fprintf(r.opt.Log, "note: %v; the superseded lines stay (readers keep the last record of each question)\n", err)
+	_, cerr := compactResults(dir.path(ResultsFile))
+	if cerr != nil {
+		fmt.Fprintf(r.opt.Log, "note: %v; the superseded lines stay (readers keep the last record of each question)\n", cerr)
 	}
 	if r.stopErr == nil {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("interrupted after %d of %d records (rerun the same command to finish): %w", r.prog.Done, r.prog.Total, err)
 		}
 	}
-	all, err := dir.Records()
-	if err != nil {
+	// The summary is made as the records are read, one at a time: a run
+	// of 10,000 questions held whole took gigabytes.
+	var err error
+	if res.Summary, res.Errors, err = summarizeResults(dir.path(ResultsFile), cerr == nil, r.cfg, r.opt.Questions); err != nil {
 		return res, err
 	}
-	res.Summary = Summarize(r.cfg, r.opt.Questions, all)
-	res.Errors = countErrors(all)
 	if err := dir.WriteSummary(res.Summary); err != nil {
 		return res, err
 	}
@@ -582,23 +588,32 @@ func errorKind(msg string) string {
 	return msg
 }
 
-// countErrors groups the error records by kind, most frequent first.
-func countErrors(recs []Record) []ErrorCount {
-	byKind := map[string]int{}
-	example := map[string]string{}
-	for _, r := range recs {
-		if r.Error == "" {
-			continue
-		}
-		k := errorKind(r.Error)
-		byKind[k]++
-		if _, ok := example[k]; !ok {
-			example[k] = r.Error
-		}
+// errorTally groups the error records by kind, one record at a time: a
+// count and the first message of each kind.
+type errorTally struct {
+	byKind  map[string]int
+	example map[string]string
+}
+
+func (t *errorTally) add(r Record) {
+	if r.Error == "" {
+		return
 	}
+	if t.byKind == nil {
+		t.byKind, t.example = map[string]int{}, map[string]string{}
+	}
+	k := errorKind(r.Error)
+	t.byKind[k]++
+	if _, ok := t.example[k]; !ok {
+		t.example[k] = r.Error
+	}
+}
+
+// counts are the kinds of error, most frequent first.
+func (t *errorTally) counts() []ErrorCount {
 	var out []ErrorCount
-	for k, n := range byKind {
-		out = append(out, ErrorCount{Error: example[k], N: n})
+	for k, n := range t.byKind {
+		out = append(out, ErrorCount{Error: t.example[k], N: n})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].N != out[j].N {

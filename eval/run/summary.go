@@ -168,96 +168,175 @@ func Scored(r Record) bool { return r.ScoreKind != "rouge_l" }
 // Answered reports whether a scored record got an answer (no error).
 func Answered(r Record) bool { return Scored(r) && r.Error == "" }
 
-func accOf(recs []Record, runs int) Acc {
-	all := accWhere(recs, runs, Scored)
-	answered := accWhere(recs, runs, Answered)
-	all.AccuracyAnswered = answered.Accuracy
-	return all
+// accTally gathers a group's accuracy one record at a time: per run, the
+// records counted and those right, over scored records (Scored) and over
+// answered ones (Answered), and the questions the scored ones are of. It
+// holds counts and question ids, never records, so that a summary of a
+// run of any size is made in one pass over its results.
+type accTally struct {
+	runs                  int
+	right, n              []int // scored records, per run
+	rightAnswered, nAnswd []int // answered records, per run
+	qs                    map[string]struct{}
 }
 
-// accWhere is the mean over runs of each run's accuracy over the records
-// keep accepts.
-func accWhere(recs []Record, runs int, keep func(Record) bool) Acc {
-	per := make([]float64, runs)
-	cnt := make([]int, runs)
-	qs := map[string]bool{}
-	for _, r := range recs {
-		if !keep(r) || r.Run < 1 || r.Run > runs {
-			continue
-		}
-		qs[r.QuestionID] = true
-		cnt[r.Run-1]++
-		if r.Correct && r.Error == "" {
-			per[r.Run-1]++
+func newAccTally(runs int) *accTally {
+	return &accTally{runs: runs, right: make([]int, runs), n: make([]int, runs),
+		rightAnswered: make([]int, runs), nAnswd: make([]int, runs), qs: map[string]struct{}{}}
+}
+
+// add counts one record.
+func (t *accTally) add(r Record) {
+	if !Scored(r) || r.Run < 1 || r.Run > t.runs {
+		return
+	}
+	i := r.Run - 1
+	t.qs[r.QuestionID] = struct{}{}
+	t.n[i]++
+	if r.Correct && r.Error == "" {
+		t.right[i]++
+	}
+	if Answered(r) {
+		t.nAnswd[i]++
+		if r.Correct {
+			t.rightAnswered[i]++
 		}
 	}
+}
+
+// acc is the mean over runs of each run's accuracy: over the scored
+// records, and (AccuracyAnswered) over the answered ones.
+func (t *accTally) acc() Acc {
+	all := runShares(t.right, t.n)
+	m, s := stats.MeanStd(all)
+	answered, _ := stats.MeanStd(runShares(t.rightAnswered, t.nAnswd))
+	return Acc{Accuracy: m, AccuracyAnswered: answered, Std: s, N: len(t.qs), Runs: all}
+}
+
+// runShares is right/n of each run that has records.
+func runShares(right, n []int) []float64 {
 	var vals []float64
-	for i := range per {
-		if cnt[i] > 0 {
-			vals = append(vals, per[i]/float64(cnt[i]))
+	for i := range n {
+		if n[i] > 0 {
+			vals = append(vals, float64(right[i])/float64(n[i]))
 		}
 	}
-	m, s := stats.MeanStd(vals)
-	return Acc{Accuracy: m, Std: s, N: len(qs), Runs: vals}
+	return vals
 }
 
 // Summarize computes accuracy per mode (mean and std over runs), by question
 // type and breakdown field, and the paired effect of each mode against the
 // baseline: the difference in per-question accuracy (averaged over runs)
 // with a 95% bootstrap interval over questions, and McNemar's test on
-// per-question majority correctness.
+// per-question majority correctness. recs are taken in order, as a
+// Summarizer takes them.
 func Summarize(cfg Config, qs []bench.Question, recs []Record) Summary {
+	s := NewSummarizer(cfg, qs)
+	for _, r := range recs {
+		s.Add(r)
+	}
+	return s.Summary()
+}
+
+// Summarizer computes a Summary one record at a time, holding counts and
+// sums rather than records: the records of a run are read from
+// results.jsonl and summarised as they are read (SummarizeFile), however
+// many there are. Records are added in the order ReadResults returns them
+// (the order decides the last bits of floating-point sums); each question,
+// mode and run once.
+type Summarizer struct {
+	cfg   Config
+	qs    []bench.Question
+	modes map[string]*modeSummary
+}
+
+// NewSummarizer starts the summary of a run configured as cfg over qs.
+func NewSummarizer(cfg Config, qs []bench.Question) *Summarizer {
+	return &Summarizer{cfg: cfg, qs: qs, modes: map[string]*modeSummary{}}
+}
+
+// Add takes one record into the summary.
+func (s *Summarizer) Add(r Record) {
+	m := s.modes[r.Mode]
+	if m == nil {
+		m = newModeSummary(s.cfg.Runs)
+		s.modes[r.Mode] = m
+	}
+	m.add(r)
+}
+
+// Summary is the summary of the records added so far.
+func (s *Summarizer) Summary() Summary {
+	cfg := s.cfg
 	p := Protocol(cfg)
-	s := Summary{Schema: SchemaVersion, Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: PerRun(qs),
+	out := Summary{Schema: SchemaVersion, Model: cfg.Model, Bench: cfg.Bench, Paradigm: cfg.Paradigm, Runs: cfg.Runs, Questions: PerRun(s.qs),
 		Modes: cfg.Modes, Baseline: Baseline(cfg), ByMode: map[string]ModeStats{}, Protocol: &p}
 	if cfg.Bench == "lpfqa" && cfg.JudgeModel == "" {
-		s.NoAccuracy = NoJudgeLPFQA
-	}
-	byMode := map[string][]Record{}
-	for _, r := range recs {
-		byMode[r.Mode] = append(byMode[r.Mode], r)
+		out.NoAccuracy = NoJudgeLPFQA
 	}
 	types := map[string]bool{}
 	for _, mode := range cfg.Modes {
-		ms := summarizeMode(cfg, byMode[mode])
+		m := s.modes[mode]
+		if m == nil {
+			m = newModeSummary(cfg.Runs)
+		}
+		ms := m.stats(cfg)
 		for t := range ms.ByType {
 			types[t] = true
 		}
-		if s.NoAccuracy != "" {
+		if out.NoAccuracy != "" {
 			// No overall accuracy without the paper's scoring: the
 			// multiple-choice rows' letters stay in by_type, apart.
 			ms.Acc = Acc{}
 		}
-		s.ByMode[mode] = ms
+		out.ByMode[mode] = ms
 	}
-	if s.NoAccuracy != "" {
-		return s
+	if out.NoAccuracy != "" {
+		return out
 	}
 	for t := range types {
-		s.Types = append(s.Types, t)
+		out.Types = append(out.Types, t)
 	}
-	sort.Strings(s.Types)
-	s.Effects = effects(cfg, qs, byMode, s.Baseline, s.ByMode)
-	return s
+	sort.Strings(out.Types)
+	out.Effects = s.effects(out.Baseline, out.ByMode)
+	return out
 }
 
-// summarizeMode computes one mode's statistics from its records (every
-// run): accuracy overall, by question type and by breakdown value; the
-// counts and means of one pass over the records (modeTally); cost; and
-// reasoning length by breakdown value.
-func summarizeMode(cfg Config, rs []Record) ModeStats {
-	ms := ModeStats{Acc: accOf(rs, cfg.Runs), ByType: map[string]Acc{}, ByBreakdown: map[string]map[string]Acc{}}
-	t := newModeTally()
-	var h harmfulTally
-	for _, r := range rs {
-		countRecord(&ms, r)
-		t.add(r)
-		h.add(r)
-	}
-	t.fill(&ms, len(rs))
-	ms.HarmfulVerification = h.result(cfg.Paradigm)
-	for typ, trs := range t.byType {
-		ms.ByType[typ] = accOf(trs, cfg.Runs)
+// modeSummary is one mode's part of a Summarizer.
+type modeSummary struct {
+	ms    ModeStats // the counters countRecord keeps
+	acc   *accTally
+	tally *modeTally
+	h     harmfulTally
+	n     int
+	perQ  perQuestion
+}
+
+func newModeSummary(runs int) *modeSummary {
+	return &modeSummary{acc: newAccTally(runs), tally: newModeTally(runs), perQ: perQuestion{}}
+}
+
+func (m *modeSummary) add(r Record) {
+	m.acc.add(r)
+	countRecord(&m.ms, r)
+	m.tally.add(r)
+	m.h.add(r)
+	m.perQ.add(r)
+	m.n++
+}
+
+// stats is the mode's ModeStats: accuracy overall, by question type and
+// by breakdown value; the counts and means of its records (modeTally);
+// cost; and reasoning length by breakdown value.
+func (m *modeSummary) stats(cfg Config) ModeStats {
+	ms := m.ms
+	ms.Acc = m.acc.acc()
+	ms.ByType, ms.ByBreakdown = map[string]Acc{}, map[string]map[string]Acc{}
+	t := m.tally
+	t.fill(&ms, m.n)
+	ms.HarmfulVerification = m.h.result(cfg.Paradigm)
+	for typ, a := range t.byType {
+		ms.ByType[typ] = a.acc()
 	}
 	if cfg.Price != nil {
 		v := cfg.Price.Cost(ms.Tokens)
@@ -269,11 +348,21 @@ func summarizeMode(cfg Config, rs []Record) ModeStats {
 	ms.ReasoningBy = reasoningBy(t.reasonBy, cfg.Paradigm == CoT)
 	for f, vals := range t.byField {
 		ms.ByBreakdown[f] = map[string]Acc{}
-		for v, frs := range vals {
-			ms.ByBreakdown[f][v] = accOf(frs, cfg.Runs)
+		for v, a := range vals {
+			ms.ByBreakdown[f][v] = a.acc()
 		}
 	}
 	return ms
+}
+
+// summarizeMode computes one mode's statistics from its records (every
+// run), as a Summarizer does.
+func summarizeMode(cfg Config, rs []Record) ModeStats {
+	m := newModeSummary(cfg.Runs)
+	for _, r := range rs {
+		m.add(r)
+	}
+	return m.stats(cfg)
 }
 
 // countRecord adds one record to the mode's counters: errors, truncated
@@ -306,19 +395,20 @@ func countRecord(ms *ModeStats, r Record) {
 }
 
 // modeTally gathers, in one pass over a mode's records, the sums behind
-// its means and the records of each question type and breakdown value.
+// its means and the accuracy of each question type and breakdown value.
 type modeTally struct {
+	runs                             int
 	miss, truncated, recallN, rougeN int
 	tok, recall, rouge, reasoning    float64
-	byType                           map[string][]Record
-	byField                          map[string]map[string][]Record
+	byType                           map[string]*accTally
+	byField                          map[string]map[string]*accTally
 	// reasonBy sums reasoning length per breakdown value, over records
 	// without an error.
 	reasonBy map[string]map[string]*ReasoningLen
 }
 
-func newModeTally() *modeTally {
-	return &modeTally{byType: map[string][]Record{}, byField: map[string]map[string][]Record{},
+func newModeTally(runs int) *modeTally {
+	return &modeTally{runs: runs, byType: map[string]*accTally{}, byField: map[string]map[string]*accTally{},
 		reasonBy: map[string]map[string]*ReasoningLen{}}
 }
 
@@ -356,12 +446,22 @@ func (t *modeTally) add(r Record) {
 		t.rouge += *r.Score
 		t.rougeN++
 	}
-	t.byType[r.QuestionType] = append(t.byType[r.QuestionType], r)
+	a := t.byType[r.QuestionType]
+	if a == nil {
+		a = newAccTally(t.runs)
+		t.byType[r.QuestionType] = a
+	}
+	a.add(r)
 	for f, v := range r.Breakdown {
 		if t.byField[f] == nil {
-			t.byField[f] = map[string][]Record{}
+			t.byField[f] = map[string]*accTally{}
 		}
-		t.byField[f][v] = append(t.byField[f][v], r)
+		a := t.byField[f][v]
+		if a == nil {
+			a = newAccTally(t.runs)
+			t.byField[f][v] = a
+		}
+		a.add(r)
 	}
 }
 
@@ -413,16 +513,50 @@ func reasoningBy(sums map[string]map[string]*ReasoningLen, cot bool) map[string]
 // effects pairs every other mode with the baseline over the questions both
 // scored, in question order: the bootstrapped difference of per-question
 // accuracy and McNemar's test on per-question majority correctness.
-func effects(cfg Config, qs []bench.Question, byMode map[string][]Record, baseline string, modeStats map[string]ModeStats) []Effect {
-	base := PerQuestion(byMode[baseline], baseline)
+func (s *Summarizer) effects(baseline string, modeStats map[string]ModeStats) []Effect {
+	perQ := func(mode string) map[string]float64 {
+		if m := s.modes[mode]; m != nil {
+			return m.perQ.shares()
+		}
+		return map[string]float64{}
+	}
+	base := perQ(baseline)
 	var out []Effect
-	for _, mode := range cfg.Modes {
+	for _, mode := range s.cfg.Modes {
 		if mode == baseline {
 			continue
 		}
-		e := pairedEffect(qs, base, PerQuestion(byMode[mode], mode), uint64(cfg.Seed)+1)
+		e := pairedEffect(s.qs, base, perQ(mode), uint64(s.cfg.Seed)+1)
 		e.Mode, e.Baseline, e.EvidenceRecall = mode, baseline, modeStats[mode].EvidenceRecall
 		out = append(out, e)
+	}
+	return out
+}
+
+// perQuestion counts, per question, a mode's scored records and the right
+// ones among them: PerQuestion one record at a time.
+type perQuestion map[string]*[2]float64
+
+func (p perQuestion) add(r Record) {
+	if !Scored(r) {
+		return
+	}
+	c := p[r.QuestionID]
+	if c == nil {
+		c = &[2]float64{}
+		p[r.QuestionID] = c
+	}
+	c[1]++
+	if r.Correct {
+		c[0]++
+	}
+}
+
+// shares is each question's share of right answers.
+func (p perQuestion) shares() map[string]float64 {
+	out := make(map[string]float64, len(p))
+	for q, c := range p {
+		out[q] = c[0] / c[1]
 	}
 	return out
 }
@@ -453,20 +587,29 @@ func pairedEffect(qs []bench.Question, base, other map[string]float64, seed uint
 // mode, over scored records: the per-question score the summary's paired
 // bootstrap resamples.
 func PerQuestion(recs []Record, mode string) map[string]float64 {
-	sum, n := map[string]float64{}, map[string]float64{}
+	p := perQuestion{}
 	for _, r := range recs {
-		if r.Mode != mode || !Scored(r) {
-			continue
-		}
-		n[r.QuestionID]++
-		if r.Correct {
-			sum[r.QuestionID]++
+		if r.Mode == mode {
+			p.add(r)
 		}
 	}
-	for q := range n {
-		sum[q] /= n[q]
+	return p.shares()
+}
+
+// PerQuestion is PerQuestion of the folder's records, read one at a time
+// (EachResult): what pairing two runs needs, without holding either.
+func (d Dir) PerQuestion(mode string) (map[string]float64, error) {
+	p := perQuestion{}
+	_, err := EachResult(d.path(ResultsFile), func(r Record) error {
+		if r.Mode == mode {
+			p.add(r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return sum
+	return p.shares(), nil
 }
 
 // PairedDiff pairs per-question scores of a baseline a and a treatment b

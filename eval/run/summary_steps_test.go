@@ -37,11 +37,11 @@ func TestCountRecord(t *testing.T) {
 func TestModeTally(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	recs := []Record{
-		{QuestionType: "SA-MCQ", Miss: true, PromptTokens: 100, Reasoning: "abcd", Recall: f(0.5), Breakdown: map[string]string{"d": "easy"}, Usage: model.Usage{ReasoningTokens: 6}},
-		{QuestionType: "short", TruncatedTokens: 3, PromptTokens: 200, ScoreKind: "rouge_l", Score: f(0.25), Breakdown: map[string]string{"d": "hard"}},
-		{QuestionType: "short", ScoreKind: "judge", Score: f(1), Error: "failed", Reasoning: "xx", Breakdown: map[string]string{"d": "hard"}},
+		{Run: 1, QuestionType: "SA-MCQ", Miss: true, PromptTokens: 100, Reasoning: "abcd", Recall: f(0.5), Breakdown: map[string]string{"d": "easy"}, Usage: model.Usage{ReasoningTokens: 6}},
+		{Run: 1, QuestionType: "short", TruncatedTokens: 3, PromptTokens: 200, ScoreKind: "rouge_l", Score: f(0.25), Breakdown: map[string]string{"d": "hard"}},
+		{Run: 1, QuestionType: "short", ScoreKind: "judge", Score: f(1), Error: "failed", Reasoning: "xx", Breakdown: map[string]string{"d": "hard"}},
 	}
-	tl := newModeTally()
+	tl := newModeTally(1)
 	for _, r := range recs {
 		tl.add(r)
 	}
@@ -53,7 +53,8 @@ func TestModeTally(t *testing.T) {
 	if ms.EvidenceRecall == nil || *ms.EvidenceRecall != 0.5 || ms.RougeL == nil || *ms.RougeL != 0.25 {
 		t.Errorf("recall %v rouge %v, want 0.5 and 0.25 (the judge score is not ROUGE-L)", ms.EvidenceRecall, ms.RougeL)
 	}
-	if len(tl.byType["short"]) != 2 || len(tl.byType["SA-MCQ"]) != 1 || len(tl.byField["d"]["hard"]) != 2 {
+	// Groups count their scored records (the ROUGE-L one is not).
+	if len(tl.byType) != 2 || tl.byType["short"].n[0] != 1 || tl.byType["SA-MCQ"].n[0] != 1 || tl.byField["d"]["hard"].n[0] != 1 || len(tl.byType["short"].qs) != 1 {
 		t.Errorf("groups: %d types, %v fields", len(tl.byType), tl.byField)
 	}
 	// The failed record's reasoning is left out of reasoning by value.
@@ -61,7 +62,7 @@ func TestModeTally(t *testing.T) {
 		t.Errorf("reasoning of hard: %+v, want one record without reasoning", *x)
 	}
 	var empty ModeStats
-	newModeTally().fill(&empty, 0)
+	newModeTally(1).fill(&empty, 0)
 	if !reflect.DeepEqual(empty, ModeStats{}) {
 		t.Errorf("no records: %+v", empty)
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -89,19 +90,26 @@ func (r Result) Failures(stopErr error) string {
 // mode (the first recorded when ""), run n (the first when 0), with the
 // messages it was sent, which the folder keeps with --log-prompts.
 func (d Dir) FindPrompt(id, mode string, n int) (Record, []model.Message, error) {
-	recs, err := d.Records()
-	if err != nil {
-		return Record{}, nil, err
-	}
+	// The records are read one at a time, up to the one wanted: a folder
+	// of many thousand is never held.
 	var modes []string
-	for _, r := range recs {
+	var found *Record
+	_, err := EachResult(d.path(ResultsFile), func(r Record) error {
 		if r.QuestionID != id || (n > 0 && r.Run != n) {
-			continue
+			return nil
 		}
 		modes = append(modes, r.Mode)
 		if mode != "" && r.Mode != mode {
-			continue
+			return nil
 		}
+		found = &r
+		return errFound
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return Record{}, nil, err
+	}
+	if found != nil {
+		r := *found
 		if r.PromptSHA256 == "" {
 			return r, nil, fmt.Errorf("%s [%s run %d] has no logged prompt: rerun eval with --log-prompts into a new --out", id, r.Mode, r.Run)
 		}
@@ -113,3 +121,6 @@ func (d Dir) FindPrompt(id, mode string, n int) (Record, []model.Message, error)
 	}
 	return Record{}, nil, fmt.Errorf("question %q has no record in mode %q; its modes: %v", id, mode, modes)
 }
+
+// errFound stops a reading of the records at the one wanted.
+var errFound = errors.New("found")

@@ -125,11 +125,16 @@ func (r SweptRun) cost() float64 { return r.PromptTokens + r.RerankTokens }
 // records pair question by question, the 95% paired bootstrap interval of
 // the difference must reach 0; otherwise Matches.
 func matchesFull(usual run.Result, r SweptRun, full run.ModeStats) (bool, string) {
-	a, errA := run.Dir(usual.Dir).Records()
-	b, errB := run.Dir(r.Dir).Records()
-	cfg, errC := run.Dir(usual.Dir).ReadConfig()
-	if errA == nil && errB == nil && errC == nil && usual.Dir != "" && r.Dir != "" {
-		n, d, lo, hi := run.PairedDiff(run.PerQuestion(a, "full"), run.PerQuestion(b, r.Mode()), uint64(cfg.Seed)+1)
+	// Per-question scores read as the records stream by: the two runs'
+	// records are never held.
+	if usual.Dir != "" && r.Dir != "" {
+		a, errA := run.Dir(usual.Dir).PerQuestion("full")
+		b, errB := run.Dir(r.Dir).PerQuestion(r.Mode())
+		cfg, errC := run.Dir(usual.Dir).ReadConfig()
+		if errA != nil || errB != nil || errC != nil {
+			a, b = nil, nil // nothing pairs: unpaired below
+		}
+		n, d, lo, hi := run.PairedDiff(a, b, uint64(cfg.Seed)+1)
 		if n > 0 {
 			return hi >= -1e-9, fmt.Sprintf("Paired over %d questions, its accuracy minus full's is %+.1f points, 95%% bootstrap interval [%+.1f, %+.1f].",
 				n, 100*d, 100*lo, 100*hi)

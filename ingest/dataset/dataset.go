@@ -124,6 +124,36 @@ type reader struct {
 	path string
 	fn   func(Row) error
 	bad  func(int, error)
+	// texts holds one copy of each long string value read so far
+	// (shareText).
+	texts map[string]string
+}
+
+// shareMin is the length from which equal string values of different
+// rows are made one string: ElaipBench repeats its paper on every
+// question of it, and LPFQA its judge prompt, so 10,000 rows held 10,000
+// copies of a few hundred papers, most of an eval's memory. Shorter
+// values are not worth a lookup.
+const shareMin = 1024
+
+// shareText makes each long string value of fields the copy already
+// held when an earlier row had an equal one. The decoded copy is left to
+// the collector; a caller keeping rows keeps each text once.
+func (r *reader) shareText(fields map[string]any) {
+	for k, v := range fields {
+		s, ok := v.(string)
+		if !ok || len(s) < shareMin {
+			continue
+		}
+		if held, ok := r.texts[s]; ok {
+			fields[k] = held
+			continue
+		}
+		if r.texts == nil {
+			r.texts = map[string]string{}
+		}
+		r.texts[s] = s
+	}
 }
 
 // malformed reports a bad row; it returns an error only when reading must
@@ -138,6 +168,7 @@ func (r *reader) malformed(e *RowError) error {
 
 func (r *reader) emit(row Row, u unit) error {
 	row.unit = u
+	r.shareText(row.Fields)
 	err := r.fn(row)
 	var re *RowError
 	if err == nil || errors.As(err, &re) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -437,6 +438,57 @@ func TestParquetCorrupt(t *testing.T) {
 		}
 		if _, _, err := collect(t, p); !errors.Is(err, ErrParquet) {
 			t.Errorf("cut at %d of %d: err = %v, want ErrParquet", cut, len(data), err)
+		}
+	}
+}
+
+// A long text repeated on many rows (ElaipBench's paper on each of its
+// questions) is read as one string, in JSON Lines and in a JSON array
+// alike: a caller keeping every row keeps it once.
+func TestRepeatedLongTextIsOneString(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "elaipbench", "sample.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lines := filepath.Join(dir, "sample.jsonl")
+	if err := os.WriteFile(lines, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, m)
+	}
+	arr, _ := json.Marshal(objs)
+	array := filepath.Join(dir, "sample.json")
+	if err := os.WriteFile(array, arr, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{lines, array} {
+		rows, _, err := collect(t, path)
+		if err != nil || len(rows) != len(objs) {
+			t.Fatalf("%s: %d rows, %v", path, len(rows), err)
+		}
+		first := map[string]string{} // paper id → its first row's content
+		shared, papers := 0, 0
+		for _, r := range rows {
+			id, _ := String(r, "paper_id")
+			c, _ := String(r, "paper_content")
+			if held, ok := first[id]; !ok {
+				first[id] = c
+				papers++
+			} else if held != c {
+				t.Fatalf("%s: paper %s has two contents", path, id)
+			} else if unsafe.StringData(held) == unsafe.StringData(c) {
+				shared++
+			}
+		}
+		if want := len(rows) - papers; shared != want || want == 0 {
+			t.Errorf("%s: %d of %d repeated papers share their first row's string", path, shared, want)
 		}
 	}
 }
