@@ -47,6 +47,8 @@ const (
 	LPFQAMCQ      = "lpfqa_mcq"
 	Denominator   = "denominator"
 	ReasoningText = "reasoning_text"
+	BM25Store     = "bm25_store"
+	DenseSearch   = "dense_search"
 )
 
 // Values a setting takes.
@@ -73,6 +75,8 @@ const (
 	QuestionTitle    = "question+title" // web query: the question and the paper title
 	Unstated         = ""               // the paper does not say
 	LSA              = "lsa"            // the embedded offline encoder
+	StoreEmbedded    = "embedded"       // an index in the evaluating process (rank_bm25, a flat vector scan)
+	ExactSearch      = "exact"          // every candidate scored: no approximate index
 	BGEM3            = "BAAI/bge-m3"    // ElaipBench's dense encoder
 	Google           = "google"         // the papers' web search
 	JudgeLLM         = "LLM judge"      // LPFQA: an LLM judge with the App. B prompt
@@ -182,12 +186,16 @@ var ElaipBench = Table{
 		{Name: DenseEncoder, Section: "A.7.1", PaperText: "BGE-m3, official checkpoint, 1,024 dimensions, cosine",
 			Paper: all(BGEM3), Default: all(LSA), Flag: "--embedder openai --embed-model BAAI/bge-m3",
 			Why: "offline default: no model weights can be downloaded here, so the embedded LSA encoder stands in; serve BGE-m3 (TEI, vLLM) for the paper's"},
+		{Name: BM25Store, Section: "A.7.1", PaperText: "rank_bm25 in the evaluating process",
+			Paper: all(StoreEmbedded), Default: all(StoreEmbedded), Flag: "--bm25-store"},
+		{Name: DenseSearch, Section: "A.7.1", PaperText: "cosine similarity with every passage (exact)",
+			Paper: all(ExactSearch), Default: all(ExactSearch), Flag: "--vector-store, --qdrant-ef"},
 		{Name: Query, Section: "A.7.1", PaperText: "the question (stem and options, as the dataset stores it)",
 			Paper: all("full"), Default: all("full"), Flag: "--query"},
 		{Name: K, Section: "§4.6, A.7.1", PaperText: "top five passages",
 			Paper: all("5"), Default: all("5"), Flag: "-k"},
 		{Name: PassageTokens, Section: "§4.6", PaperText: "non-overlapping passages of 512 tokens at sentence boundaries",
-			Paper: all("512"), Default: all("512"), Flag: "--max-passage-tokens"},
+			Paper: all("512"), Default: all("512"), Flag: "--passage-tokens"},
 		{Name: Tokenizer, Section: "§4.6", PaperText: "not stated",
 			Paper: all(Unstated), Default: all(Cl100k), Flag: "",
 			Why: "the paper does not name its tokenizer; paperlens counts with cl100k_base"},
@@ -285,7 +293,7 @@ type Observed struct {
 
 // Fixed lists the setting names every run states (fixed JSON names); a
 // name the benchmark's paper has no row for is stated as not in the paper.
-var Fixed = []string{Temperature, TopP, MaxTokens, ContextBudget, Prompt, BM25, DenseEncoder, Query, K,
+var Fixed = []string{Temperature, TopP, MaxTokens, ContextBudget, Prompt, BM25, BM25Store, DenseEncoder, DenseSearch, Query, K,
 	PassageTokens, Runs, CacheSharing, Judge, LPFQAMCQ, Denominator}
 
 // Compare states a run against the table: one Check per row, in table

@@ -156,6 +156,11 @@ type Config struct {
 	// BM25 is the scorer behind bm25 and hybrid within a paper: okapi
 	// (rank_bm25, ElaipBench A.7.1) or bleve (--bm25).
 	BM25 string `json:"bm25,omitempty"`
+	// IndexStores says where the indexes were served from
+	// (session.Index.Recorded): vector_store, bm25_store and, with Qdrant,
+	// its collection, shard count and HNSW ef. Nil in runs before them:
+	// both embedded.
+	IndexStores map[string]string `json:"index_stores,omitempty"`
 	// ContextWindow is the model's window in tokens (--context-window): a
 	// prompt and answer that would pass it fail the question with a clear
 	// message instead of being cut.

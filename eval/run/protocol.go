@@ -38,6 +38,7 @@ func Protocol(cfg Config) protocol.Record {
 	if u.web {
 		o.web()
 	}
+	o.stores(u)
 	o.scoring()
 	rec := t.Compare(cfg.Paradigm, o.obs)
 	// A matching setting that came from a flag still says so.
@@ -174,6 +175,28 @@ func (o observer) dense(t protocol.Table) {
 		ob.Why = s.Why
 	}
 	o.obs[protocol.DenseEncoder] = ob
+}
+
+// stores observes where BM25 and dense search were served from. Searches
+// within a paper are exact and use --bm25's scorer on every store; what a
+// cluster changes is corpus-wide search (the corpus web stand-in, tools).
+func (o observer) stores(u uses) {
+	st := o.cfg.IndexStores
+	if u.bm25 || u.web {
+		ob := protocol.Observed{Value: protocol.StoreEmbedded}
+		if v := st["bm25_store"]; v != "" && v != protocol.StoreEmbedded {
+			ob = protocol.Observed{Value: v, Why: "--bm25-store " + v + " given: corpus-wide bm25 scores with Qdrant's IDF (always positive, counted per shard); bm25 within a paper keeps --bm25's scorer"}
+		}
+		o.obs[protocol.BM25Store] = ob
+	}
+	if u.dense || u.web {
+		ob := protocol.Observed{Value: protocol.ExactSearch}
+		if st["vector_store"] == "qdrant" && st["qdrant_ef"] != "" && st["qdrant_ef"] != "0" {
+			ob = protocol.Observed{Value: "hnsw ef=" + st["qdrant_ef"] + " across papers",
+				Why: "--vector-store qdrant given: corpus-wide dense search walks Qdrant's HNSW graph; searches within a paper stay exact (--qdrant-ef 0 makes both exact)"}
+		}
+		o.obs[protocol.DenseSearch] = ob
+	}
 }
 
 // web observes the web search settings; the query defaults to question

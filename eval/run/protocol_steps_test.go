@@ -90,3 +90,44 @@ func TestObserverGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestStoresInProtocol: a run served from Qdrant says so where it departs
+// (BM25 with Qdrant's IDF, HNSW across papers), and a run on the embedded
+// stores, or with --qdrant-ef 0, matches the paper.
+func TestStoresInProtocol(t *testing.T) {
+	find := func(rec protocol.Record, name string) protocol.Check {
+		for _, c := range rec.Settings {
+			if c.Name == name {
+				return c
+			}
+		}
+		t.Fatalf("no %s in the protocol block", name)
+		return protocol.Check{}
+	}
+	for _, tc := range []struct {
+		name             string
+		stores           map[string]string
+		bm25OK, denseOK  bool
+		bm25Run, denseRn string
+	}{
+		{"before the stores were recorded", nil, true, true, "embedded", "exact"},
+		{"embedded", map[string]string{"vector_store": "embedded", "bm25_store": "embedded"}, true, true, "embedded", "exact"},
+		{"qdrant dense, exact", map[string]string{"vector_store": "qdrant", "bm25_store": "embedded", "qdrant_ef": "0"}, true, true, "embedded", "exact"},
+		{"qdrant both, hnsw", map[string]string{"vector_store": "qdrant", "bm25_store": "qdrant", "qdrant_ef": "128"}, false, false, "qdrant", "hnsw ef=128 across papers"},
+	} {
+		cfg := Config{Bench: "elaipbench", Paradigm: Base, Modes: []string{ModeHybrid}, IndexStores: tc.stores}
+		rec := Protocol(cfg)
+		b, d := find(rec, protocol.BM25Store), find(rec, protocol.DenseSearch)
+		if b.Match != tc.bm25OK || b.Run != tc.bm25Run || d.Match != tc.denseOK || d.Run != tc.denseRn {
+			t.Errorf("%s: bm25_store %+v, dense_search %+v", tc.name, b, d)
+		}
+		if !b.Match && b.Why == "" || !d.Match && d.Why == "" {
+			t.Errorf("%s: a departure without a reason: %+v %+v", tc.name, b, d)
+		}
+	}
+	// A closed-book run uses neither store.
+	rec := Protocol(Config{Bench: "elaipbench", Paradigm: Base, Modes: []string{ClosedBook}, IndexStores: map[string]string{"bm25_store": "qdrant"}})
+	if c := find(rec, protocol.BM25Store); c.Run != protocol.NotUsed || !c.Match {
+		t.Errorf("closed-book: bm25_store %+v", c)
+	}
+}

@@ -49,6 +49,7 @@ func Prepare(req Request) (run.Config, error) {
 	// The scorer behind bm25, recorded in config.json: the index settings
 	// own it.
 	c.BM25 = req.Index.Scorer()
+	c.IndexStores = req.Index.Recorded()
 	c.Defaults(&req.Overrides)
 	composeRuns(&c, req.Compose)
 	if c.Out == "" {
