@@ -66,7 +66,11 @@ func textAnalyzer() (analysis.Analyzer, error) {
 // analyze returns the terms the index would store for text, in order, with
 // repetitions.
 func analyze(a analysis.Analyzer, text string) []string {
-	ts := a.Analyze([]byte(text))
+	return analyzedTerms(a.Analyze([]byte(text)))
+}
+
+// analyzedTerms are the non-empty terms of ts, in order.
+func analyzedTerms(ts analysis.TokenStream) []string {
 	out := make([]string, 0, len(ts))
 	for _, t := range ts {
 		if len(t.Term) > 0 {

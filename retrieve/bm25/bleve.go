@@ -80,6 +80,10 @@ type Bleve struct {
 	dir string
 	an  analysis.Analyzer
 	opt BleveOptions
+	// reanalyse indexes passages through the mapping, letting scorch
+	// analyse the text again, as before AnalyzedPassage: tests compare the
+	// two ways.
+	reanalyse bool
 
 	wmu   sync.Mutex   // serialises writers: the totals are read-modify-write
 	smu   sync.RWMutex // guards stats between writers and searches
@@ -315,7 +319,47 @@ func (b *Bleve) Index(ctx context.Context, passages []corpus.Passage) error {
 	}
 	b.wmu.Lock()
 	defer b.wmu.Unlock()
-	return b.indexAll(ctx, passages, nil)
+	return b.indexAll(ctx, len(passages), analyzeRange(passages), nil)
+}
+
+// IndexAnalyzed is Index for passages analysed already (with
+// TokenizerAnalyzer, the analyzer of the text field): Bleve indexes their
+// terms as they are instead of analysing the text again, with the same
+// hits and scores.
+func (b *Bleve) IndexAnalyzed(ctx context.Context, passages []AnalyzedPassage) error {
+	if err := b.writable(); err != nil {
+		return err
+	}
+	if err := checkAnalyzed(passages); err != nil {
+		return err
+	}
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	return b.indexAll(ctx, len(passages), sliceRange(passages), nil)
+}
+
+// analyzeRange gives indexAll the passages of a batch, analysed a batch at
+// a time so that a large Index call holds one batch's terms at once.
+func analyzeRange(ps []corpus.Passage) func(lo, hi int) ([]AnalyzedPassage, error) {
+	return func(lo, hi int) ([]AnalyzedPassage, error) { return AnalyzePassages(ps[lo:hi], TokenizerAnalyzer) }
+}
+
+func sliceRange(ps []AnalyzedPassage) func(lo, hi int) ([]AnalyzedPassage, error) {
+	return func(lo, hi int) ([]AnalyzedPassage, error) { return ps[lo:hi], nil }
+}
+
+// checkAnalyzed refuses passages Bleve cannot index as analysed: terms from
+// another tokenizer would be searched with the analyzer's query terms.
+func checkAnalyzed(ps []AnalyzedPassage) error {
+	for _, p := range ps {
+		if p.PaperID == "" {
+			return fmt.Errorf("bm25: passage %q has no paper id", p.PassageID)
+		}
+		if p.Tokenizer != TokenizerAnalyzer {
+			return fmt.Errorf("bm25: passage %s was analysed with %q; the Bleve index takes %q terms: analyse it with AnalyzePassages(ps, %q)", p.PassageID, p.Tokenizer, TokenizerAnalyzer, TokenizerAnalyzer)
+		}
+	}
+	return nil
 }
 
 // ReplacePapers makes passages the whole content of their papers: every
@@ -334,10 +378,39 @@ func (b *Bleve) ReplacePapers(ctx context.Context, passages []corpus.Passage) er
 	}
 	b.wmu.Lock()
 	defer b.wmu.Unlock()
-	keep := make(map[string]bool, len(passages))
+	ids := make([]corpus.Passage, len(passages))
+	for i, p := range passages {
+		ids[i] = corpus.Passage{PaperID: p.PaperID, PassageID: passageID(p)}
+	}
+	return b.replaceAll(ctx, ids, len(passages), analyzeRange(passages))
+}
+
+// ReplacePapersAnalyzed is ReplacePapers for passages analysed already, as
+// IndexAnalyzed is Index.
+func (b *Bleve) ReplacePapersAnalyzed(ctx context.Context, passages []AnalyzedPassage) error {
+	if err := b.writable(); err != nil {
+		return err
+	}
+	if err := checkAnalyzed(passages); err != nil {
+		return err
+	}
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	ids := make([]corpus.Passage, len(passages))
+	for i, p := range passages {
+		ids[i] = corpus.Passage{PaperID: p.PaperID, PassageID: p.PassageID}
+	}
+	return b.replaceAll(ctx, ids, len(passages), sliceRange(passages))
+}
+
+// replaceAll deletes the passages of the papers of ids that ids do not
+// name, in the first batch, and indexes the n passages of batches. b.wmu
+// must be held.
+func (b *Bleve) replaceAll(ctx context.Context, ids []corpus.Passage, n int, batches func(lo, hi int) ([]AnalyzedPassage, error)) error {
+	keep := make(map[string]bool, len(ids))
 	papers := map[string]bool{}
-	for _, p := range passages {
-		keep[passageID(p)] = true
+	for _, p := range ids {
+		keep[p.PassageID] = true
 		papers[p.PaperID] = true
 	}
 	var stale []docLength
@@ -352,7 +425,7 @@ func (b *Bleve) ReplacePapers(ctx context.Context, passages []corpus.Passage) er
 			}
 		}
 	}
-	return b.indexAll(ctx, passages, stale)
+	return b.indexAll(ctx, n, batches, stale)
 }
 
 // writable refuses writes to a read-only index up front: a read-only scorch
@@ -379,14 +452,19 @@ type docLength struct {
 	length uint64
 }
 
-// indexAll writes passages in batches, the first of which also deletes
-// stale. b.wmu must be held.
-func (b *Bleve) indexAll(ctx context.Context, passages []corpus.Passage, stale []docLength) error {
-	for start := 0; start < len(passages) || stale != nil; start += b.opt.BatchSize {
+// indexAll writes n passages in batches (batches(lo, hi) gives passages
+// lo to hi, analysed), the first of which also deletes stale. b.wmu must be
+// held.
+func (b *Bleve) indexAll(ctx context.Context, n int, batches func(lo, hi int) ([]AnalyzedPassage, error), stale []docLength) error {
+	for start := 0; start < n || stale != nil; start += b.opt.BatchSize {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("bm25: index: %w", err)
 		}
-		if err := b.indexBatch(passages[min(start, len(passages)):min(start+b.opt.BatchSize, len(passages))], stale); err != nil {
+		ps, err := batches(min(start, n), min(start+b.opt.BatchSize, n))
+		if err != nil {
+			return err
+		}
+		if err := b.indexBatch(ps, stale); err != nil {
 			return err
 		}
 		stale = nil
@@ -394,12 +472,12 @@ func (b *Bleve) indexAll(ctx context.Context, passages []corpus.Passage, stale [
 	return nil
 }
 
-func (b *Bleve) indexBatch(ps []corpus.Passage, stale []docLength) error {
+func (b *Bleve) indexBatch(ps []AnalyzedPassage, stale []docLength) error {
 	// Within one call the last passage of an id wins, as it would across calls.
 	last := make(map[string]int, len(ps))
 	ids := make([]string, 0, len(ps))
 	for i, p := range ps {
-		id := passageID(p)
+		id := p.PassageID
 		if _, ok := last[id]; !ok {
 			ids = append(ids, id)
 		}
@@ -409,7 +487,6 @@ func (b *Bleve) indexBatch(ps []corpus.Passage, stale []docLength) error {
 	if err != nil {
 		return err
 	}
-	lengths := analysedLengths(b.an, ps)
 
 	b.smu.RLock()
 	st := b.stats
@@ -427,8 +504,8 @@ func (b *Bleve) indexBatch(ps []corpus.Passage, stale []docLength) error {
 		} else {
 			st.Docs++
 		}
-		st.Tokens += uint64(lengths[i])
-		if err := batch.Index(id, passageDoc(ps[i], id, lengths[i])); err != nil {
+		st.Tokens += uint64(ps[i].FieldLen)
+		if err := b.addDoc(batch, &ps[i]); err != nil {
 			return fmt.Errorf("bm25: index %s: %w", id, err)
 		}
 	}
@@ -475,15 +552,6 @@ func (b *Bleve) storedLengths(ids []string) (map[string]uint64, error) {
 		out[h.ID] = storedLength(h)
 	}
 	return out, nil
-}
-
-// analysedLengths counts each passage's analysed tokens (what Bleve records
-// as the field length), on all cores: this doubles the analysis work of
-// indexing, and done serially it would halve the build rate.
-func analysedLengths(an analysis.Analyzer, ps []corpus.Passage) []int {
-	out := make([]int, len(ps))
-	eachChunk(len(ps), 64, func(i int) { out[i] = len(an.Analyze([]byte(ps[i].Text))) })
-	return out
 }
 
 // DeletePaper removes every passage of paperID in one batch; an unknown

@@ -271,17 +271,16 @@ func (p *okPaper) vectors() [][]termFreq {
 }
 
 // meanIDF is rank_bm25's average_idf over the paper's own vocabulary, raw
-// (negative) idfs included, as rank_bm25 averages before flooring.
+// (negative) idfs included, as rank_bm25 averages before flooring. The sum
+// is exact (exactSum), so it does not depend on the order of the terms and
+// the on-disk Okapi, which visits them in another order, gets the same bits.
 func (p *okPaper) meanIDF() float64 {
-	if len(p.terms) == 0 {
-		return 0
-	}
 	n := float64(len(p.passages))
-	var sum float64
-	for i := range p.terms {
-		sum += rawIDF(n, float64(p.off[i+1]-p.off[i]))
-	}
-	return sum / float64(len(p.terms))
+	return exactMean(len(p.terms), func(add func(float64)) {
+		for i := range p.terms {
+			add(rawIDF(n, float64(p.off[i+1]-p.off[i])))
+		}
+	})
 }
 
 // account adds (sign +1) or removes (-1) a paper's share of the corpus-wide
@@ -328,17 +327,16 @@ func (o *Okapi) globalMeanIDF() float64 {
 	o.gmu.Lock()
 	defer o.gmu.Unlock()
 	if !o.avgOK {
-		var sum float64
+		// Exact, hence independent of the order terms were first seen in
+		// (see exactSum).
 		n := float64(o.docs)
-		for _, df := range o.df {
-			if df > 0 {
-				sum += rawIDF(n, float64(df))
+		o.avgIDF = exactMean(o.vocab, func(add func(float64)) {
+			for _, df := range o.df {
+				if df > 0 {
+					add(rawIDF(n, float64(df)))
+				}
 			}
-		}
-		o.avgIDF = 0
-		if o.vocab > 0 {
-			o.avgIDF = sum / float64(o.vocab)
-		}
+		})
 		o.avgOK = true
 	}
 	return o.avgIDF
