@@ -20,7 +20,7 @@ import (
 // before the total could overflow. Positive and negative terms go to
 // separate accumulators to keep the carries one-way.
 type exactSum struct {
-	pos, neg [exactWords]uint64
+	pos, neg  [exactWords]uint64
 	nonFinite float64 // NaN or ±Inf seen: the sum is that, as float addition would make it
 	bad       bool
 }

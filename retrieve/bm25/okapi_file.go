@@ -1,9 +1,12 @@
 package bm25
 
 import (
+	"context"
+
 	"bufio"
 	"encoding/gob"
 	"fmt"
+	"github.com/paperlens/paperlens/corpus"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,4 +142,35 @@ func (fp *okapiFilePaper) check(vocab int) error {
 		}
 	}
 	return nil
+}
+
+// WriteFile writes the scorer as an Okapi file searched in place
+// ([OkapiFileFormat], [OpenOkapiFile]), through an [OkapiWriter] with the
+// given budget (0 for its default): the passages' terms are taken from the
+// index, not analysed again. Searches of the file give the same hits and
+// scores as searches of o.
+func (o *Okapi) WriteFile(ctx context.Context, path string, budget int64) error {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	w, err := NewOkapiWriter(path, OkapiWriterOptions{Okapi: o.opt, Budget: budget})
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	for id, p := range o.papers {
+		vecs := p.vectors()
+		ps := make([]AnalyzedPassage, len(p.passages))
+		for i, op := range p.passages {
+			terms := make([]TermFreq, len(vecs[i]))
+			for j, tf := range vecs[i] {
+				terms[j] = TermFreq{o.terms[tf.term], tf.tf}
+			}
+			ps[i] = AnalyzedPassage{Passage: corpus.Passage{PaperID: id, PassageID: op.ID, Ordinal: op.Ordinal, Text: op.Text},
+				Terms: terms, Len: int(op.Len), FieldLen: int(op.Len), Tokenizer: o.opt.Tokenizer}
+		}
+		if err := w.AddPaper(id, ps); err != nil {
+			return err
+		}
+	}
+	return w.Finish(ctx)
 }

@@ -1,0 +1,367 @@
+package bm25
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/paperlens/paperlens/retrieve"
+)
+
+// OkapiFile is an Okapi index searched where it lies on disk
+// ([OkapiFileFormat]): the file is memory-mapped and nothing is decoded at
+// open, which takes the same time and memory for any corpus size. Searches
+// give the hits and scores of the in-memory [Okapi] holding the same
+// passages, to the bit. It is safe for concurrent use; Close waits for
+// searches in flight.
+type OkapiFile struct {
+	path string
+	tok  func(string) []string
+
+	mu     sync.RWMutex // read by searches, written by Close
+	v      okView
+	unmap  func() error
+	closed bool
+}
+
+var _ retrieve.Retriever = (*OkapiFile)(nil)
+
+// OpenOkapiFile maps the Okapi file at path. A missing file is an error
+// wrapping os.ErrNotExist; a file that is not one, or is damaged in its
+// header or truncated, an error wrapping ErrCorruptOkapi. Damage further in
+// is found by the search that reads it, which then fails.
+func OpenOkapiFile(path string) (*OkapiFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi open: %w", err)
+	}
+	defer fh.Close() // the mapping outlives the descriptor
+	info, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi open: %w", err)
+	}
+	data, unmap, err := mapFile(fh, info.Size())
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi open %s: %w", path, err)
+	}
+	f, err := newOkapiFile(path, data)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	f.unmap = unmap
+	return f, nil
+}
+
+func newOkapiFile(path string, data []byte) (*OkapiFile, error) {
+	h, err := decodeHeader(data)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi open %s: %w", path, err)
+	}
+	tok, err := tokenizerFunc(h.opt.Tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi open %s: %w", path, err)
+	}
+	return &OkapiFile{path: path, tok: tok, v: okView{data: data, h: h}, unmap: func() error { return nil }}, nil
+}
+
+// EmptyOkapiFile is an OkapiFile of no passages, which is what a home
+// without an Okapi file searches: every search finds nothing.
+func EmptyOkapiFile(opt OkapiOptions) (*OkapiFile, error) {
+	opt = opt.withDefaults()
+	tok, err := tokenizerFunc(opt.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	return &OkapiFile{tok: tok, v: okView{h: okHeader{opt: opt}}, unmap: func() error { return nil }}, nil
+}
+
+// Name implements retrieve.Retriever.
+func (f *OkapiFile) Name() string { return "okapi" }
+
+// Path is the file searched ("" for EmptyOkapiFile).
+func (f *OkapiFile) Path() string { return f.path }
+
+// Options returns the options the file was written with.
+func (f *OkapiFile) Options() OkapiOptions { return f.v.h.opt }
+
+// Count returns the number of passages.
+func (f *OkapiFile) Count() int { return int(f.v.h.docs) }
+
+// Papers returns the number of papers.
+func (f *OkapiFile) Papers() int { return int(f.v.h.papers) }
+
+// Close unmaps the file, once searches in flight are done; searching
+// afterwards is an error.
+func (f *OkapiFile) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil
+	}
+	f.closed = true
+	if err := f.unmap(); err != nil {
+		return fmt.Errorf("bm25: okapi close %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// ErrClosed is returned by a search of a closed OkapiFile.
+var ErrClosed = errors.New("okapi file is closed")
+
+// fileHit is a candidate: ties go to the lower passage number, which is
+// the in-memory Okapi's order (paper id, ordinal, passage id).
+type fileHit struct {
+	score float64
+	doc   uint32
+}
+
+func fileBetter(a, b fileHit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
+// fileTop keeps the k best hits, worst at h[0] (a binary heap).
+type fileTop struct {
+	k int
+	h []fileHit
+}
+
+func (t *fileTop) offer(c fileHit) {
+	if len(t.h) < t.k {
+		t.h = append(t.h, c)
+		for i := len(t.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !fileBetter(t.h[p], t.h[i]) {
+				break
+			}
+			t.h[p], t.h[i] = t.h[i], t.h[p]
+			i = p
+		}
+		return
+	}
+	if !fileBetter(c, t.h[0]) {
+		return
+	}
+	t.h[0] = c
+	for i := 0; ; {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < len(t.h) && fileBetter(t.h[w], t.h[l]) {
+			w = l
+		}
+		if r < len(t.h) && fileBetter(t.h[w], t.h[r]) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		t.h[i], t.h[w] = t.h[w], t.h[i]
+		i = w
+	}
+}
+
+// fileQterm is a query term found in the file.
+type fileQterm struct {
+	rec   okTermRec
+	count float64
+}
+
+// Search is [Okapi.Search] on the file: q.Text scored against the passages
+// of q.PaperID with that paper's statistics, or against every passage with
+// the corpus's, returning only passages holding a query term. A damaged
+// file fails the search that reads the damage, with an error wrapping
+// ErrCorruptOkapi.
+func (f *OkapiFile) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+	if q.K <= 0 {
+		return nil, fmt.Errorf("bm25: okapi: k=%d: %w", q.K, ErrInvalidK)
+	}
+	terms, counts := queryTerms(f.tok(q.Text))
+	if len(terms) == 0 {
+		return nil, fmt.Errorf("bm25: okapi: %q: %w", truncate(q.Text, 60), ErrEmptyQuery)
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if f.closed {
+		return nil, fmt.Errorf("bm25: okapi %s: %w", f.path, ErrClosed)
+	}
+	hits, err := f.search(ctx, q, terms, counts)
+	if err != nil {
+		return nil, fmt.Errorf("bm25: okapi %s: %w", f.path, err)
+	}
+	return hits, nil
+}
+
+func (f *OkapiFile) search(ctx context.Context, q retrieve.Query, terms []string, counts []int) ([]retrieve.Hit, error) {
+	v := &f.v
+	var qs []fileQterm
+	for i, t := range terms {
+		// A term unknown to the corpus has idf 0 in rank_bm25: skip it.
+		r, ok, err := v.findTerm([]byte(t))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			qs = append(qs, fileQterm{r, float64(counts[i])})
+		}
+	}
+	top := &fileTop{k: q.K}
+	if q.PaperID != "" {
+		_, p, ok, err := v.findPaper([]byte(q.PaperID))
+		if err != nil || !ok || len(qs) == 0 {
+			return nil, err
+		}
+		if err := f.scorePaper(p, qs, top); err != nil {
+			return nil, err
+		}
+	} else if len(qs) > 0 && v.h.docs > 0 {
+		if err := f.scoreCorpus(ctx, qs, top); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(top.h, func(i, j int) bool { return fileBetter(top.h[i], top.h[j]) })
+	hits := make([]retrieve.Hit, len(top.h))
+	for i, h := range top.h {
+		d, err := v.doc(uint64(h.doc))
+		if err != nil {
+			return nil, err
+		}
+		p, err := v.paper(uint64(d.paper))
+		if err != nil {
+			return nil, err
+		}
+		paper, err1 := v.bytesAt(p.idOff, p.idLen)
+		id, err2 := v.bytesAt(d.idOff, d.idLen)
+		text, err3 := v.bytesAt(d.textOff, d.textLen)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, err
+		}
+		hits[i] = retrieve.Hit{Rank: i + 1, Score: h.score, PaperID: string(paper), PassageID: string(id), Text: string(text), Retriever: f.Name()}
+	}
+	return hits, nil
+}
+
+// scorePaper scores the passages of paper p with its own statistics, as
+// Okapi.scorePaper does: each query term's postings in the paper (a range
+// of the corpus-wide ones) added in query order.
+func (f *OkapiFile) scorePaper(p okPaperRec, qs []fileQterm, top *fileTop) error {
+	v := &f.v
+	n := int(p.n)
+	scores, seen := make([]float64, n), make([]bool, n)
+	norms := make([]float64, n)
+	nf, avgdl := float64(n), float64(p.tokens)/float64(n)
+	k1, b := v.h.opt.K1, v.h.opt.B
+	floor := v.h.opt.Epsilon * p.meanIDF
+	for i := range norms {
+		d, err := v.doc(uint64(p.first) + uint64(i))
+		if err != nil {
+			return err
+		}
+		norms[i] = okapiNorm(float64(d.length), avgdl, k1, b)
+	}
+	matched := false
+	end := p.first + p.n // p.first+p.n <= docs <= MaxUint32, checked by paper()
+	for _, qt := range qs {
+		lo, hi := v.lowerBound(qt.rec, p.first), v.lowerBound(qt.rec, end)
+		if lo == hi {
+			continue
+		}
+		w := qt.count * flooredIDF(nf, float64(hi-lo), floor)
+		prev := -1
+		for k := lo; k < hi; k++ {
+			doc, tf := v.posting(k)
+			i := int(doc) - int(p.first)
+			if i <= prev || i >= n { // postings must be sorted and in range
+				return fmt.Errorf("%w: postings out of order", ErrCorruptOkapi)
+			}
+			prev = i
+			scores[i] += okapiTerm(w, float64(tf), norms[i], k1)
+			seen[i] = true
+		}
+		matched = true
+	}
+	if !matched {
+		return nil
+	}
+	for i := range scores {
+		if seen[i] {
+			top.offer(fileHit{scores[i], p.first + uint32(i)})
+		}
+	}
+	return nil
+}
+
+// cursor walks one query term's postings.
+type cursor struct {
+	k, end uint64
+	doc    uint32
+	w      float64
+}
+
+// scoreCorpus scores document at a time: the query terms' postings are
+// walked together in passage order, and each passage's score is added up
+// over the terms in query order, the order Okapi adds them in, so the sums
+// are the same bits. It holds a cursor per query term and the k best hits,
+// nothing the size of the corpus.
+func (f *OkapiFile) scoreCorpus(ctx context.Context, qs []fileQterm, top *fileTop) error {
+	v := &f.v
+	n := float64(v.h.docs)
+	avgdl := float64(v.h.tokens) / n
+	floor := v.h.opt.Epsilon * v.h.meanIDF
+	k1, b := v.h.opt.K1, v.h.opt.B
+	cs := make([]cursor, 0, len(qs))
+	for _, qt := range qs {
+		c := cursor{k: qt.rec.start, end: qt.rec.start + uint64(qt.rec.df), w: qt.count * flooredIDF(n, float64(qt.rec.df), floor)}
+		if c.k < c.end {
+			c.doc, _ = v.posting(c.k)
+			cs = append(cs, c)
+		}
+	}
+	steps := 0
+	for {
+		d := uint32(math.MaxUint32)
+		live := false
+		for i := range cs {
+			if cs[i].k < cs[i].end && (!live || cs[i].doc < d) {
+				d, live = cs[i].doc, true
+			}
+		}
+		if !live {
+			return nil
+		}
+		if steps++; steps%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, err := v.doc(uint64(d))
+		if err != nil {
+			return err
+		}
+		norm := okapiNorm(float64(rec.length), avgdl, k1, b)
+		score := 0.0
+		for i := range cs {
+			c := &cs[i]
+			if c.k >= c.end || c.doc != d {
+				continue
+			}
+			_, tf := v.posting(c.k)
+			score += okapiTerm(c.w, float64(tf), norm, k1)
+			if c.k++; c.k < c.end {
+				next, _ := v.posting(c.k)
+				if next <= d {
+					return fmt.Errorf("%w: postings out of order", ErrCorruptOkapi)
+				}
+				c.doc = next
+			}
+		}
+		if len(top.h) < top.k || score >= top.h[0].score {
+			top.offer(fileHit{score, d})
+		}
+	}
+}
