@@ -229,3 +229,30 @@ func (m *memOut) WriteAt(p []byte, off int64) (int, error) {
 }
 
 func (m *memOut) Write(p []byte) (int, error) { return m.WriteAt(p, int64(len(m.b))) }
+
+// Opening reads the header and nothing else: the allocations of an open
+// are the same for a file of five passages and one of the seed papers'
+// hundreds, and nothing proportional to the corpus is built.
+func TestOkapiFileOpenIsConstant(t *testing.T) {
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small.idx"), filepath.Join(dir, "large.idx")
+	writeOkapiFile(t, small, append(passages("pets", petsText...), passages("far", farText...)...), OkapiOptions{}, 0, 1)
+	ps := seedPassages(t, 64)
+	writeOkapiFile(t, large, ps, OkapiOptions{}, 0, 1)
+	allocs := func(path string) float64 {
+		return testing.AllocsPerRun(20, func() {
+			f, err := OpenOkapiFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		})
+	}
+	a, b := allocs(small), allocs(large)
+	if f := openOkapiFile(t, large); f.Count() != len(ps) || f.Count() < 100*5 {
+		t.Fatalf("large file holds %d passages", f.Count())
+	}
+	if a != b {
+		t.Errorf("opening 5 passages allocates %v times, %d passages %v times", a, len(ps), b)
+	}
+}

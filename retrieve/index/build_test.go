@@ -190,7 +190,7 @@ func TestReadOnlyLoadsOnlyWhatIsSearched(t *testing.T) {
 		// bm25 (and hybrid's bm25 part) is Okapi: corpus-wide always
 		// (DefaultCorpusBM25), within one paper by default (DefaultBM25).
 		// Within one paper with BM25 bleve it is Bleve, checked below.
-		{"okapi.gob", []string{Okapi, BM25, Hybrid}},
+		{"okapi.idx", []string{Okapi, BM25, Hybrid}},
 	} {
 		t.Run(tc.file, func(t *testing.T) { checkSearchWithDamagedFile(t, home, tc, want) })
 	}
@@ -241,7 +241,7 @@ func checkSearchWithDamagedFile(t *testing.T, home string, tc damagedFile, want 
 		}
 		checkSearchesAsBefore(t, r, name, tc.file, want[Names()[i]])
 	}
-	if tc.file == "okapi.gob" {
+	if tc.file == "okapi.idx" {
 		checkOnePaperBleveBM25WithoutOkapi(t, home, want)
 	}
 	if !slices.Contains(tc.broken, Dense) && ro.loadedEmbedder() == nil {
@@ -277,7 +277,7 @@ func checkSearchesAsBefore(t *testing.T, r retrieve.Retriever, name, file string
 	}
 }
 
-// checkOnePaperBleveBM25WithoutOkapi checks, with okapi.gob damaged, that
+// checkOnePaperBleveBM25WithoutOkapi checks, with okapi.idx damaged, that
 // a one-paper bm25 search with BM25 bleve still searches, as bleve.
 func checkOnePaperBleveBM25WithoutOkapi(t *testing.T, home string, want map[string][][]retrieve.Hit) {
 	t.Helper()
@@ -290,7 +290,7 @@ func checkOnePaperBleveBM25WithoutOkapi(t *testing.T, home string, want map[stri
 	}
 	hits, err := r.Search(context.Background(), readOnlyQueries[1])
 	if err != nil || !reflect.DeepEqual(hits, want[Bleve][1]) {
-		t.Errorf("one-paper bm25 (bleve) with okapi.gob damaged: %v (hits equal bleve's: %v)", err, reflect.DeepEqual(hits, want[Bleve][1]))
+		t.Errorf("one-paper bm25 (bleve) with okapi.idx damaged: %v (hits equal bleve's: %v)", err, reflect.DeepEqual(hits, want[Bleve][1]))
 	}
 }
 

@@ -191,7 +191,7 @@ type Index struct {
 	// A read-only open loads Okapi, the embedder and the vector store on
 	// first use; the mutexes guard that load, the fields are set by it.
 	okapiMu     sync.Mutex
-	okapi       *bm25.Okapi
+	okapi       *bm25.OkapiFile // okapi.go
 	okapiErr    error
 	denseMu     sync.Mutex
 	denseLoaded bool
@@ -245,19 +245,12 @@ func Open(ctx context.Context, cfg Config, cs *corpus.Store) (*Index, error) {
 		return nil, err
 	}
 	var err error
-	if ix.bleve, err = bm25.OpenBleve(filepath.Join(ix.dir, "bleve")); err != nil {
+	if ix.bleve, err = bm25.OpenBleveWith(filepath.Join(ix.dir, "bleve"), bm25.BleveOptions{BatchSize: ix.bleveBatch()}); err != nil {
 		return nil, fmt.Errorf("open BM25 index: %w", err)
 	}
-	if ix.okapi, err = bm25.LoadOkapi(ix.okapiPath()); errors.Is(err, os.ErrNotExist) {
-		ix.okapi, err = bm25.NewOkapi(bm25.OkapiOptions{})
-		for id, p := range ix.st.Papers {
-			p.Okapi = false
-			ix.st.Papers[id] = p
-		}
-	}
-	if err != nil {
+	if err := ix.openOkapi(); err != nil {
 		ix.Close()
-		return nil, fmt.Errorf("open Okapi index %s: %w (remove it or run 'paperlens index --rebuild')", ix.okapiPath(), err)
+		return nil, err
 	}
 	if err := ix.checkDense(); err != nil {
 		ix.Close()
@@ -292,9 +285,12 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 		return fmt.Errorf("open BM25 index: %w", err)
 	}
 	if _, err := os.Stat(ix.okapiPath()); errors.Is(err, os.ErrNotExist) {
+		if err := ix.oldOkapiError(); err != nil {
+			return err
+		}
 		// Update writes the file only once it has a paper to put in it, so
 		// an empty corpus has none; Stale catches any paper it should hold.
-		if ix.okapi, err = bm25.NewOkapi(bm25.OkapiOptions{}); err != nil {
+		if ix.okapi, err = bm25.EmptyOkapiFile(bm25.OkapiOptions{}); err != nil {
 			return err
 		}
 		for id, p := range ix.st.Papers {
@@ -316,22 +312,6 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 		return fmt.Errorf("index in %s: %s: %w", ix.dir, reason, ErrStale)
 	}
 	return nil
-}
-
-// loadOkapi reads the Okapi file of a read-only index the first time the
-// okapi retriever is asked for.
-func (ix *Index) loadOkapi() (*bm25.Okapi, error) {
-	ix.okapiMu.Lock()
-	defer ix.okapiMu.Unlock()
-	if ix.okapi == nil && ix.okapiErr == nil {
-		o, err := bm25.LoadOkapi(ix.okapiPath())
-		if err != nil {
-			ix.okapiErr = fmt.Errorf("open Okapi index %s: %w (run 'paperlens index --rebuild')", ix.okapiPath(), err)
-		} else {
-			ix.okapi = o
-		}
-	}
-	return ix.okapi, ix.okapiErr
 }
 
 // Stale says why Update would change the indexes, or "" when they are up
@@ -395,7 +375,6 @@ func (ix *Index) Summary() Report {
 	return rep
 }
 
-func (ix *Index) okapiPath() string { return filepath.Join(ix.dir, "okapi.gob") }
 func (ix *Index) statePath() string { return filepath.Join(ix.dir, "state.json") }
 func (ix *Index) lsaPath() string   { return filepath.Join(ix.dir, "lsa.model") }
 
@@ -480,6 +459,9 @@ func (ix *Index) Close() error {
 	var errs []error
 	if ix.bleve != nil {
 		errs = append(errs, ix.bleve.Close())
+	}
+	if o := ix.currentOkapi(); o != nil {
+		errs = append(errs, o.Close())
 	}
 	ix.denseMu.Lock()
 	defer ix.denseMu.Unlock()
@@ -644,31 +626,19 @@ func (ix *Index) stalePapers(want map[string]string) (gone, changed []string) {
 // drops its old passages in the batch that writes the new ones.
 func (ix *Index) forgetOld(ctx context.Context, want map[string]string) (removed int, err error) {
 	gone, changed := ix.stalePapers(want)
-	okapiChanged := false
 	for _, id := range gone {
-		inOkapi, err := ix.removePaper(ctx, id)
-		if err != nil {
+		if err := ix.removePaper(ctx, id); err != nil {
 			return removed, err
 		}
-		okapiChanged = okapiChanged || inOkapi
 		removed++
 	}
 	for _, id := range changed {
 		if err := ix.forgetDense(ctx, id); err != nil {
 			return removed, err
 		}
-		okapiChanged = okapiChanged || ix.st.Papers[id].Okapi
-		if err := ix.okapi.DeletePaper(id); err != nil {
-			return removed, fmt.Errorf("remove %s from Okapi: %w", id, err)
-		}
+		// The Okapi file keeps the paper until updateSparse writes a new
+		// one, which keeps only the papers still marked (okapi.go).
 		ix.st.Papers[id] = paperState{Fingerprint: want[id]}
-	}
-	if okapiChanged {
-		// The file must lose the papers before the state does: a paper the
-		// state no longer lists would never be taken out of it.
-		if err := ix.okapi.Save(ix.okapiPath()); err != nil {
-			return removed, fmt.Errorf("save Okapi index: %w", err)
-		}
 	}
 	return removed, nil
 }
@@ -739,9 +709,13 @@ func (ix *Index) pending(docs []corpus.Document, src *passageSource, done func(p
 	return nil
 }
 
-// updateSparse indexes the papers Bleve or Okapi lacks, reading each once:
-// into Bleve a Bleve batch at a time, each marked once written; into Okapi,
-// which lives in one file, all of them, saved once and only then marked.
+// updateSparse indexes the papers Bleve or Okapi lacks, reading and
+// analysing each once (bm25.AnalyzePassages) for both: into Bleve a batch
+// at a time, each marked once written; into a new Okapi file through a
+// bm25.OkapiWriter seeded with the papers the old one keeps, written at
+// the end and only then marked. Working memory is bounded by
+// Config.IndexMemory: a Bleve batch (bleveBatch) and the Okapi writer's
+// buffer (okapiBudget), whatever the corpus size.
 func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh map[string]bool, src *passageSource, saver *stateSaver, progress Progress, touched map[string]bool) (int, error) {
 	written, todo, done := 0, 0, 0
 	for _, d := range docs {
@@ -749,58 +723,22 @@ func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh
 			todo++
 		}
 	}
+	var okw *bm25.OkapiWriter
+	if ix.okapiStale(docs) {
+		var err error
+		if okw, err = ix.newOkapiWriter(); err != nil {
+			return 0, err
+		}
+		defer okw.Abort() // removes its runs unless finished
+	}
 	var okapiAdded []string
 	sparseDone := func(p paperState) bool { return p.Bleve && p.Okapi }
-	err := ix.pending(docs, src, sparseDone, bm25.DefaultBatchSize, func(papers []string, ps []corpus.Passage) error {
+	err := ix.pending(docs, src, sparseDone, ix.bleveBatch(), func(papers []string, ps []corpus.Passage) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
-		span := fmt.Sprintf("papers %s…%s", papers[0], papers[len(papers)-1])
-		// A paper Bleve may hold (a build killed before marking it, a
-		// paper re-chunked since) has its old passages replaced; a fresh
-		// one is only added, which spares a lookup per paper.
-		var add, replace, okapi []corpus.Passage
-		for _, p := range ps {
-			st := ix.st.Papers[p.PaperID]
-			switch {
-			case st.Bleve:
-			case fresh[p.PaperID]:
-				add = append(add, p)
-			default:
-				replace = append(replace, p)
-			}
-			if !st.Okapi {
-				okapi = append(okapi, p)
-			}
-		}
-		// Okapi, in memory, takes the batch while Bleve writes it: each has
-		// long serial stretches (Okapi's tokenizing, Bleve's segment build).
-		g, gctx := errgroup.WithContext(ctx)
-		g.Go(func() error {
-			if len(replace) > 0 {
-				if err := ix.bleve.ReplacePapers(gctx, replace); err != nil {
-					return fmt.Errorf("BM25 index %s: %w", span, err)
-				}
-			}
-			if len(add) > 0 {
-				if err := ix.bleve.Index(gctx, add); err != nil {
-					return fmt.Errorf("BM25 index %s: %w", span, err)
-				}
-			}
-			return nil
-		})
-		// Batches go to Okapi one after the other in corpus order, as
-		// papers did one at a time: the order terms are first seen in is
-		// the order Okapi sums idfs in, to the last bit of every score.
-		g.Go(func() error {
-			if len(okapi) > 0 {
-				if err := ix.okapi.ReplacePapers(okapi); err != nil {
-					return fmt.Errorf("update Okapi index %s: %w", span, err)
-				}
-			}
-			return nil
-		})
-		if err := g.Wait(); err != nil {
+		n, err := ix.sparseBatch(ctx, papers, ps, fresh, okw)
+		if err != nil {
 			return err
 		}
 		// A paper with no passages is in no batch, yet done.
@@ -817,23 +755,81 @@ func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh
 		}
 		if bleveNew > 0 {
 			done += bleveNew
-			written += len(add) + len(replace)
+			written += n
 			progress("bm25  %d/%d papers to index, %d passages", done, todo, written)
 		}
 		return saver.marked()
 	})
-	if err != nil || len(okapiAdded) == 0 {
+	if err != nil {
 		return written, err
 	}
-	progress("okapi %d papers", len(okapiAdded))
-	if err := ix.okapi.Save(ix.okapiPath()); err != nil {
-		return written, fmt.Errorf("save Okapi index: %w", err)
+	if okw != nil {
+		progress("okapi %d papers", len(okapiAdded))
+		if err := ix.finishOkapi(ctx, okw); err != nil {
+			return written, err
+		}
 	}
+	// Without a writer, the papers left to mark have no passages: the
+	// file need not hold them.
 	for _, id := range okapiAdded {
 		ix.mark(id, func(p *paperState) { p.Okapi = true })
 		touched[id] = true
 	}
 	return written, saver.flush()
+}
+
+// sparseBatch analyses a batch of papers' passages once and gives them to
+// Bleve (the papers it lacks) and to the Okapi writer (the papers not
+// marked Okapi), side by side. It returns the passages written to Bleve.
+func (ix *Index) sparseBatch(ctx context.Context, papers []string, ps []corpus.Passage, fresh map[string]bool, okw *bm25.OkapiWriter) (int, error) {
+	span := fmt.Sprintf("papers %s…%s", papers[0], papers[len(papers)-1])
+	aps, err := bm25.AnalyzePassages(ps, bm25.TokenizerAnalyzer)
+	if err != nil {
+		return 0, fmt.Errorf("analyse %s: %w", span, err)
+	}
+	// A paper Bleve may hold (a build killed before marking it, a paper
+	// re-chunked since) has its old passages replaced; a fresh one is only
+	// added, which spares a lookup per paper.
+	var add, replace, okapi []bm25.AnalyzedPassage
+	for _, p := range aps {
+		st := ix.st.Papers[p.PaperID]
+		switch {
+		case st.Bleve:
+		case fresh[p.PaperID]:
+			add = append(add, p)
+		default:
+			replace = append(replace, p)
+		}
+		if !st.Okapi && okw != nil {
+			okapi = append(okapi, p)
+		}
+	}
+	// The Okapi writer takes the batch while Bleve writes it: Bleve's
+	// segment build is long and mostly serial.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		if len(replace) > 0 {
+			if err := ix.bleve.ReplacePapersAnalyzed(gctx, replace); err != nil {
+				return fmt.Errorf("BM25 index %s: %w", span, err)
+			}
+		}
+		if len(add) > 0 {
+			if err := ix.bleve.IndexAnalyzed(gctx, add); err != nil {
+				return fmt.Errorf("BM25 index %s: %w", span, err)
+			}
+		}
+		return nil
+	})
+	g.Go(func() error {
+		order, by := analysedByPaper(okapi)
+		for _, id := range order {
+			if err := okw.AddPaper(id, by[id]); err != nil {
+				return fmt.Errorf("okapi index %s: %w", span, err)
+			}
+		}
+		return nil
+	})
+	return len(add) + len(replace), g.Wait()
 }
 
 func (ix *Index) mark(id string, f func(*paperState)) {
@@ -842,22 +838,19 @@ func (ix *Index) mark(id string, f func(*paperState)) {
 	ix.st.Papers[id] = p
 }
 
-// removePaper takes a paper that left the corpus out of every index and
-// the state. Okapi changes in memory only; it reports whether the Okapi
-// file held the paper, and so must be saved before the state is.
-func (ix *Index) removePaper(ctx context.Context, id string) (bool, error) {
+// removePaper takes a paper that left the corpus out of Bleve, the vectors
+// and the state. The Okapi file drops it when updateSparse writes the next
+// one, which keeps only papers the state marks (okapiStale sees the file
+// holds more papers than are marked).
+func (ix *Index) removePaper(ctx context.Context, id string) error {
 	if err := ix.bleve.DeletePaper(id); err != nil {
-		return false, fmt.Errorf("remove %s from BM25: %w", id, err)
-	}
-	if err := ix.okapi.DeletePaper(id); err != nil {
-		return false, fmt.Errorf("remove %s from Okapi: %w", id, err)
+		return fmt.Errorf("remove %s from BM25: %w", id, err)
 	}
 	if err := ix.forgetDense(ctx, id); err != nil {
-		return false, err
+		return err
 	}
-	p := ix.st.Papers[id]
 	delete(ix.st.Papers, id)
-	return p.Okapi, nil
+	return nil
 }
 
 // forgetDense drops a paper's vectors. With LSA there is nothing to do:
@@ -891,11 +884,10 @@ func (ix *Index) Retriever(name string) (retrieve.Retriever, error) {
 	case Bleve:
 		r = ix.bleve
 	case Okapi:
-		o, err := ix.loadOkapi()
-		if err != nil {
+		if _, err := ix.loadOkapi(); err != nil {
 			return nil, err
 		}
-		r = o
+		r = okapiRetriever{ix}
 	case Dense:
 		if err := ix.ensureDense(context.Background()); err != nil {
 			return nil, err
