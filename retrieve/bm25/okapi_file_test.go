@@ -161,22 +161,25 @@ func TestOkapiFileMatchesOkapi(t *testing.T) {
 	}
 }
 
-// sciFactPassages are BEIR SciFact's abstracts (title, blank line, text),
-// one paper each, cut into passages of 60 words, and its
-// test queries.
-func sciFactPassages(t testing.TB) ([]corpus.Passage, []string) {
-	t.Helper()
-	f, err := os.Open(testcorpus.Path(t, "external", "scifact", "scifact-beir.tar.gz"))
+// sciFact is BEIR SciFact's corpus (title, blank line, text, by id) and
+// its queries, in file order.
+type sciFact struct {
+	ids, texts []string
+	queries    []string
+}
+
+func loadSciFact(tb testing.TB) sciFact {
+	tb.Helper()
+	f, err := os.Open(testcorpus.Path(tb, "external", "scifact", "scifact-beir.tar.gz"))
 	if err != nil {
-		t.Skipf("BEIR SciFact not found: %v", err)
+		tb.Skipf("BEIR SciFact not found: %v", err)
 	}
 	defer f.Close()
 	gz, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	var ps []corpus.Passage
-	var queries []string
+	var sf sciFact
 	tr := tar.NewReader(gz)
 	for {
 		h, err := tr.Next()
@@ -184,7 +187,7 @@ func sciFactPassages(t testing.TB) ([]corpus.Passage, []string) {
 			break
 		}
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		if h.Name != "scifact/corpus.jsonl" && h.Name != "scifact/queries.jsonl" {
 			continue
@@ -198,28 +201,41 @@ func sciFactPassages(t testing.TB) ([]corpus.Passage, []string) {
 				Text  string `json:"text"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				t.Fatalf("%s: %v", h.Name, err)
+				tb.Fatalf("%s: %v", h.Name, err)
 			}
 			if h.Name == "scifact/queries.jsonl" {
-				queries = append(queries, r.Text)
+				sf.queries = append(sf.queries, r.Text)
 				continue
 			}
-			// Windows of 60 words: several passages a paper, without the
-			// cost of the sentence chunker.
-			words := strings.Fields(r.Title + "\n\n" + r.Text)
-			for i := 0; i < len(words); i += 60 {
-				ord := i / 60
-				ps = append(ps, corpus.Passage{PaperID: r.ID, PassageID: corpus.PassageID(r.ID, ord), Ordinal: ord, Text: strings.Join(words[i:min(i+60, len(words))], " ")})
-			}
+			sf.ids = append(sf.ids, r.ID)
+			sf.texts = append(sf.texts, strings.TrimSpace(r.Title+"\n\n"+r.Text))
 		}
 		if err := sc.Err(); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
-	if len(paperIDs(ps[:min(len(ps), 20000)])) < 1000 || len(queries) < 300 {
-		t.Fatalf("SciFact: %d passages, %d queries", len(ps), len(queries))
+	if len(sf.ids) != 5183 || len(sf.queries) < 300 {
+		tb.Fatalf("SciFact: %d abstracts, %d queries; want 5183 and at least 300", len(sf.ids), len(sf.queries))
 	}
-	return ps, queries
+	return sf
+}
+
+// sciFactPassages are BEIR SciFact's abstracts, one paper each, cut into
+// passages of 60 words, and its queries.
+func sciFactPassages(t testing.TB) ([]corpus.Passage, []string) {
+	t.Helper()
+	sf := loadSciFact(t)
+	var ps []corpus.Passage
+	for i, id := range sf.ids {
+		// Windows of 60 words: several passages a paper, without the cost
+		// of the sentence chunker.
+		words := strings.Fields(sf.texts[i])
+		for j := 0; j < len(words); j += 60 {
+			ord := j / 60
+			ps = append(ps, corpus.Passage{PaperID: id, PassageID: corpus.PassageID(id, ord), Ordinal: ord, Text: strings.Join(words[j:min(j+60, len(words))], " ")})
+		}
+	}
+	return ps, sf.queries
 }
 
 // On BEIR SciFact (5,183 abstracts, ~1,100 queries) the file, written in

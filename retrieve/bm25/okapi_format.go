@@ -26,6 +26,10 @@ import (
 //	          order, then by ordinal and passage id, the order ties are
 //	          broken in): ordinal, passage id and text offsets, their
 //	          lengths, the length in tokens, the paper's number
+//	norms     8 bytes each, by passage number: the length normalisation
+//	          k1·(1 − b + b·|d|/avgdl) with the corpus's avgdl (a float64),
+//	          which corpus-wide searches read for every passage they score:
+//	          a dense array, not a field of the 40-byte records
 //	strings   paper ids, passage ids and texts, which the records point to
 //	postings  8 bytes each, (passage number, term frequency), each term's
 //	          sorted by passage number
@@ -49,6 +53,7 @@ const (
 	okDocSize    = 40
 	okTermSize   = 24
 	okPostSize   = 8
+	okNormSize   = 8
 	okMagicLen   = 24
 	okCRCAt      = 152
 )
@@ -63,6 +68,7 @@ type okHeader struct {
 	meanIDF                               float64
 	papersOff, docsOff, postOff, termsOff uint64
 	size                                  uint64
+	normsOff                              uint64
 }
 
 var tokenizerCodes = []string{TokenizerAnalyzer, TokenizerWhitespace}
@@ -85,7 +91,7 @@ func (h *okHeader) encode() ([]byte, error) {
 	}
 	le.PutUint32(b[48:], uint32(code))
 	for i, v := range []uint64{h.papers, h.docs, h.terms, h.postings, h.tokens, math.Float64bits(h.meanIDF),
-		h.papersOff, h.docsOff, h.postOff, h.termsOff, h.size} {
+		h.papersOff, h.docsOff, h.postOff, h.termsOff, h.size, h.normsOff} {
 		le.PutUint64(b[56+8*i:], v)
 	}
 	le.PutUint32(b[okCRCAt:], crc32.ChecksumIEEE(b[:okCRCAt]))
@@ -120,7 +126,7 @@ func decodeHeader(b []byte) (okHeader, error) {
 	u := func(i int) uint64 { return le.Uint64(b[56+8*i:]) }
 	h.papers, h.docs, h.terms, h.postings, h.tokens = u(0), u(1), u(2), u(3), u(4)
 	h.meanIDF = math.Float64frombits(u(5))
-	h.papersOff, h.docsOff, h.postOff, h.termsOff, h.size = u(6), u(7), u(8), u(9), u(10)
+	h.papersOff, h.docsOff, h.postOff, h.termsOff, h.size, h.normsOff = u(6), u(7), u(8), u(9), u(10), u(11)
 	for _, v := range []float64{h.opt.K1, h.opt.B, h.opt.Epsilon, h.meanIDF} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return h, fmt.Errorf("%w: non-finite parameter in the header", ErrCorruptOkapi)
@@ -134,7 +140,7 @@ func decodeHeader(b []byte) (okHeader, error) {
 	}
 	for _, t := range []struct{ off, n, size uint64 }{
 		{h.papersOff, h.papers, okPaperSize}, {h.docsOff, h.docs, okDocSize},
-		{h.postOff, h.postings, okPostSize}, {h.termsOff, h.terms, okTermSize},
+		{h.postOff, h.postings, okPostSize}, {h.termsOff, h.terms, okTermSize}, {h.normsOff, h.docs, okNormSize},
 	} {
 		if t.off < okHeaderSize || t.off > h.size || t.n > (h.size-t.off)/t.size {
 			return h, fmt.Errorf("%w: a table runs past the end of the file", ErrCorruptOkapi)
@@ -220,6 +226,12 @@ func (v *okView) bytesAt(off uint64, n uint32) ([]byte, error) {
 		return nil, fmt.Errorf("%w: a string runs past the end of the file", ErrCorruptOkapi)
 	}
 	return v.data[off : off+uint64(n)], nil
+}
+
+// norm is passage d's corpus-wide length normalisation; d < docs, checked
+// by the caller.
+func (v *okView) norm(d uint32) float64 {
+	return math.Float64frombits(binary.LittleEndian.Uint64(v.data[v.h.normsOff+uint64(d)*okNormSize:]))
 }
 
 // posting k of the file: term records are checked to keep k in range.

@@ -289,7 +289,8 @@ func mergeTo(ctx context.Context, out fileOut, tmpDir string, srcs []mergeSource
 	h := okHeader{opt: opt, papers: plan.papers, docs: plan.docs, tokens: plan.tokens, postings: plan.postings}
 	h.papersOff = okHeaderSize
 	h.docsOff = h.papersOff + plan.papers*okPaperSize
-	strOff := h.docsOff + plan.docs*okDocSize
+	h.normsOff = h.docsOff + plan.docs*okDocSize
+	strOff := h.normsOff + plan.docs*okNormSize
 	h.postOff = strOff + plan.strBytes
 	if err := writeTables(ctx, out, srcs, plan, &h, strOff); err != nil {
 		return err
@@ -313,6 +314,10 @@ func mergeTo(ctx context.Context, out fileOut, tmpDir string, srcs []mergeSource
 func writeTables(ctx context.Context, out fileOut, srcs []mergeSource, plan *mergePlan, h *okHeader, strOff uint64) error {
 	pw := bufio.NewWriterSize(io.NewOffsetWriter(out, int64(h.papersOff)), 64<<10)
 	dw := bufio.NewWriterSize(io.NewOffsetWriter(out, int64(h.docsOff)), 256<<10)
+	nw := bufio.NewWriterSize(io.NewOffsetWriter(out, int64(h.normsOff)), 64<<10)
+	// As Okapi computes each passage's norm for corpus-wide searches.
+	avgdl := float64(h.tokens) / float64(h.docs)
+	var nrec [okNormSize]byte
 	sw := bufio.NewWriterSize(io.NewOffsetWriter(out, int64(strOff)), 1<<20)
 	le := binary.LittleEndian
 	var rec [okPaperSize]byte
@@ -374,9 +379,13 @@ func writeTables(ctx context.Context, out fileOut, srcs []mergeSource, plan *mer
 			if _, err := dw.Write(drec[:]); err != nil {
 				return err
 			}
+			le.PutUint64(nrec[:], math.Float64bits(okapiNorm(float64(dr.length), avgdl, h.opt.K1, h.opt.B)))
+			if _, err := nw.Write(nrec[:]); err != nil {
+				return err
+			}
 		}
 	}
-	for _, w := range []*bufio.Writer{pw, dw, sw} {
+	for _, w := range []*bufio.Writer{pw, dw, nw, sw} {
 		if err := w.Flush(); err != nil {
 			return err
 		}
