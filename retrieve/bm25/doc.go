@@ -58,8 +58,18 @@
 // (intra-paper retrieval); without it, of all passages. Unlike get_top_n,
 // Search returns only passages containing at least one query token, and
 // breaks score ties by ordinal rather than by numpy's argsort order.
+// The mean idf behind the floor is summed exactly and rounded once
+// (exactSum), so it does not depend on the order terms are visited in.
+//
 // Okapi keeps each paper as a compressed inverted index in memory and is
-// saved to and loaded from a gob file ([Okapi.Save], [LoadOkapi]). For
+// saved to and loaded from a gob file ([Okapi.Save], [LoadOkapi]), which a
+// search process decodes whole (1.7 s and 1.3 GB at 100,000 passages). An
+// index build writes instead an Okapi file searched in place
+// ([OkapiFileFormat], [OpenOkapiFile], memory-mapped: open is constant time
+// and memory) with the same hits and scores to the bit, through a
+// streaming writer that holds at most a budget of memory whatever the
+// corpus size ([OkapiWriter]); passages are analysed once for it and for
+// Bleve ([AnalyzedPassage], [Bleve.IndexAnalyzed]). For
 // corpus-wide searches it also builds, in the background after a load or a
 // change, corpus-wide postings (every paper's laid end to end per term), so
 // that such a search reads only its terms' postings; until they are ready

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,8 +31,9 @@ import (
 //   - build: a child process writes the file through the writer under a
 //     budget of 64 MiB (PAPERLENS_OKAPI_BENCH_BUDGET to change), another
 //     builds the in-memory Okapi and saves the gob; peak heap (sampled
-//     every 10 ms, less the SciFact text both cut passages from) and peak
-//     RSS of each, and their ratio;
+//     every 10 ms, less the SciFact text both cut passages from), peak
+//     heap live after a GC (the same, without garbage awaiting collection)
+//     and peak RSS of each, and their ratios;
 //   - open: a fresh child process opens each file and runs one corpus-wide
 //     query: time, peak RSS and heap after, and the gob/file ratios;
 //   - query: p50 and p99 latency of SciFact's queries over the corpus and
@@ -41,7 +43,8 @@ import (
 //
 // Sizes are 10,000 and 100,000 passages; PAPERLENS_OKAPI_BENCH_SIZES=
 // 10000,1000000 replaces them, and -bench 'OkapiFile/N=1000000' selects
-// a million by name.
+// a million by name. PAPERLENS_OKAPI_BENCH_NOGOB=1 leaves the gob Okapi
+// out (only the file's build is then reported).
 //
 //	go test ./retrieve/bm25 -run '^$' -bench OkapiFile -benchtime 1x
 func BenchmarkOkapiFile(b *testing.B) {
@@ -52,9 +55,18 @@ func BenchmarkOkapiFile(b *testing.B) {
 				for range b.N {
 				}
 				f, g := env.build["file"], env.build["gob"]
+				b.ReportMetric(f.PeakLiveMB, "file-peak-live-MB")
+				if env.gob == "" {
+					b.ReportMetric(f.PeakHeapMB, "file-peak-heap-MB")
+					b.ReportMetric(f.Ms/1000, "file-build-s")
+					b.ReportMetric(float64(f.Runs), "file-runs")
+					return
+				}
 				b.ReportMetric(f.PeakHeapMB, "file-peak-heap-MB")
 				b.ReportMetric(g.PeakHeapMB, "gob-peak-heap-MB")
 				b.ReportMetric(g.PeakHeapMB/f.PeakHeapMB, "gob/file-peak-heap")
+				b.ReportMetric(g.PeakLiveMB, "gob-peak-live-MB")
+				b.ReportMetric(g.PeakLiveMB/f.PeakLiveMB, "gob/file-peak-live")
 				b.ReportMetric(f.PeakRSSMB, "file-peak-rss-MB")
 				b.ReportMetric(g.PeakRSSMB, "gob-peak-rss-MB")
 				b.ReportMetric(f.Ms/1000, "file-build-s")
@@ -64,6 +76,9 @@ func BenchmarkOkapiFile(b *testing.B) {
 				b.ReportMetric(env.gobMB, "gob-MB")
 			})
 			b.Run("open", func(b *testing.B) {
+				if env.gob == "" {
+					b.Skipf("%s=1: no gob to compare with", noGobEnvVar)
+				}
 				var f, g probeResult
 				for range b.N {
 					f = probe(b, "open-file", env.file)
@@ -78,7 +93,12 @@ func BenchmarkOkapiFile(b *testing.B) {
 				b.ReportMetric(f.HeapMB, "file-heap-MB")
 				b.ReportMetric(g.HeapMB, "gob-heap-MB")
 			})
-			b.Run("query", func(b *testing.B) { benchFileQueries(b, env) })
+			b.Run("query", func(b *testing.B) {
+				if env.gob == "" {
+					b.Skipf("%s=1: no gob to compare with", noGobEnvVar)
+				}
+				benchFileQueries(b, env)
+			})
 		})
 	}
 }
@@ -87,6 +107,7 @@ const (
 	probeEnvVar       = "PAPERLENS_OKAPI_PROBE"
 	benchSizesEnvVar  = "PAPERLENS_OKAPI_BENCH_SIZES"
 	benchBudgetEnvVar = "PAPERLENS_OKAPI_BENCH_BUDGET"
+	noGobEnvVar       = "PAPERLENS_OKAPI_BENCH_NOGOB"
 	sciPaperSize      = 50
 	sciQueryRounds    = 3
 )
@@ -191,11 +212,20 @@ func okapiFileEnv(b *testing.B, n int) *okapiBenchEnv {
 		budget = v
 	}
 	env.build["file"] = probe(b, "build-file", fmt.Sprintf("%d:%d:%s", n, budget, env.file))
-	env.build["gob"] = probe(b, "build-gob", fmt.Sprintf("%d:%s", n, env.gob))
-	for _, f := range []struct {
+	files := []struct {
 		path string
 		mb   *float64
-	}{{env.file, &env.fileMB}, {env.gob, &env.gobMB}} {
+	}{{env.file, &env.fileMB}}
+	if os.Getenv(noGobEnvVar) == "1" {
+		env.gob = "" // the in-memory Okapi of a million passages needs ~6 GB
+	} else {
+		env.build["gob"] = probe(b, "build-gob", fmt.Sprintf("%d:%s", n, env.gob))
+		files = append(files, struct {
+			path string
+			mb   *float64
+		}{env.gob, &env.gobMB})
+	}
+	for _, f := range files {
 		info, err := os.Stat(f.path)
 		if err != nil {
 			b.Fatal(err)
@@ -212,6 +242,7 @@ type probeResult struct {
 	PeakRSSMB  float64 `json:"peak_rss_mb"`
 	HeapMB     float64 `json:"heap_mb"`
 	PeakHeapMB float64 `json:"peak_heap_mb"`
+	PeakLiveMB float64 `json:"peak_live_mb"`
 	Runs       int     `json:"runs"`
 	Error      string  `json:"error,omitempty"`
 }
@@ -296,9 +327,9 @@ func probeBuild(kind, arg string, r *probeResult) error {
 	loadSciWords(&testing.B{})
 	// The SciFact text the passages are cut from is not the build's: its
 	// heap is the baseline taken off the peak.
-	base := heapInUseMB()
-	stop := sampleHeap(&r.PeakHeapMB)
-	defer func() { r.PeakHeapMB -= base }()
+	base, baseLive := heapInUseMB(), liveHeapMB()
+	stop := sampleHeap(&r.PeakHeapMB, &r.PeakLiveMB)
+	defer func() { r.PeakHeapMB -= base; r.PeakLiveMB -= baseLive }()
 	start := time.Now()
 	if kind == "build-file" {
 		budget, err := strconv.ParseInt(parts[1], 10, 64)
@@ -348,8 +379,17 @@ func probeBuild(kind, arg string, r *probeResult) error {
 	return nil
 }
 
-// sampleHeap records the largest HeapInuse seen every 10 ms until stop.
-func sampleHeap(peak *float64) (stop func()) {
+// liveHeapMB is the heap live after the last GC.
+func liveHeapMB() float64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return float64(s[0].Value.Uint64()) / (1 << 20)
+}
+
+// sampleHeap records the largest HeapInuse (garbage included, so it moves
+// with GOGC) and the largest heap live after a GC seen every 10 ms, until
+// stop.
+func sampleHeap(peak, peakLive *float64) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -361,6 +401,7 @@ func sampleHeap(peak *float64) (stop func()) {
 		for {
 			runtime.ReadMemStats(&ms)
 			*peak = max(*peak, float64(ms.HeapInuse)/(1<<20))
+			*peakLive = max(*peakLive, liveHeapMB())
 			select {
 			case <-done:
 				return

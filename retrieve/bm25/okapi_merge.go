@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 )
 
 // mergeSource is what the merge reads: an Okapi file, or the sorted
@@ -281,7 +282,7 @@ type fileOut interface {
 
 // mergeTo writes the merge of srcs to out as an Okapi file with options
 // opt. See planMerge for which papers are kept.
-func mergeTo(ctx context.Context, out fileOut, tmpDir string, srcs []mergeSource, seeded bool, keep func(string) bool, opt OkapiOptions) error {
+func mergeTo(ctx context.Context, out fileOut, tmpPrefix string, srcs []mergeSource, seeded bool, keep func(string) bool, opt OkapiOptions) error {
 	plan, err := planMerge(srcs, seeded, keep)
 	if err != nil {
 		return err
@@ -296,7 +297,7 @@ func mergeTo(ctx context.Context, out fileOut, tmpDir string, srcs []mergeSource
 		return err
 	}
 	termStrOff := h.postOff + plan.postings*okPostSize
-	n, termsOff, mean, err := writeTerms(ctx, out, tmpDir, srcs, plan, h.postOff, termStrOff)
+	n, termsOff, mean, err := writeTerms(ctx, out, tmpPrefix, srcs, plan, h.postOff, termStrOff)
 	if err != nil {
 		return err
 	}
@@ -562,11 +563,12 @@ func (o *termOut) write(term []byte, srcs []mergeSource, plan *mergePlan, group 
 
 // writeTerms merges the sources' terms and postings: postings at postOff,
 // term strings from termStrOff, the term records (gathered in a temporary
-// file, as their count is known only at the end) after the strings. It
+// file named tmpPrefix and a random suffix, as their count is known only
+// at the end) after the strings. It
 // returns the number of terms, their records' offset and the corpus-wide
 // mean raw idf.
-func writeTerms(ctx context.Context, out fileOut, tmpDir string, srcs []mergeSource, plan *mergePlan, postOff, termStrOff uint64) (uint64, uint64, float64, error) {
-	recs, err := os.CreateTemp(tmpDir, ".okapi-terms-*")
+func writeTerms(ctx context.Context, out fileOut, tmpPrefix string, srcs []mergeSource, plan *mergePlan, postOff, termStrOff uint64) (uint64, uint64, float64, error) {
+	recs, err := os.CreateTemp(filepath.Dir(tmpPrefix), filepath.Base(tmpPrefix)+"*")
 	if err != nil {
 		return 0, 0, 0, err
 	}

@@ -199,7 +199,7 @@ func searchAll(t testing.TB, data []byte) bool {
 		}
 		check(err)
 	}
-	check(mergeTo(context.Background(), &memOut{}, os.TempDir(), []mergeSource{fileSource{&f.v}}, true, func(id string) bool { return id != "far" }, f.Options()))
+	check(mergeTo(context.Background(), &memOut{}, filepath.Join(os.TempDir(), "paperlens-okapi-fuzz.terms-"), []mergeSource{fileSource{&f.v}}, true, func(id string) bool { return id != "far" }, f.Options()))
 	return failed
 }
 

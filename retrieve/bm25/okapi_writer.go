@@ -72,8 +72,9 @@ type OkapiWriter struct {
 	done   bool
 }
 
-// NewOkapiWriter starts writing the Okapi file at path. Leftover runs of
-// a writer that was killed are removed.
+// NewOkapiWriter starts writing the Okapi file at path. What a writer of
+// path that was killed left beside it (runs, temporary files) is removed:
+// one writer of a path at a time.
 func NewOkapiWriter(path string, opt OkapiWriterOptions) (*OkapiWriter, error) {
 	o := opt.Okapi.withDefaults()
 	if _, err := tokenizerFunc(o.Tokenizer); err != nil {
@@ -83,9 +84,13 @@ func NewOkapiWriter(path string, opt OkapiWriterOptions) (*OkapiWriter, error) {
 		opt.Budget = DefaultOkapiBudget
 	}
 	w := &OkapiWriter{path: path, opt: o, budget: opt.Budget, keep: opt.Keep, buf: newRunBuf()}
-	old, _ := filepath.Glob(path + ".run-*")
-	for _, f := range old {
-		os.Remove(f)
+	// What a killed writer leaves: runs, the term records of a merge, and
+	// renameio's temporary file of the target.
+	for _, pat := range []string{path + ".run-*", path + ".terms-*", filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"[0-9]*")} {
+		old, _ := filepath.Glob(pat)
+		for _, f := range old {
+			os.Remove(f)
+		}
 	}
 	if opt.Seed != "" {
 		seed, err := OpenOkapiFile(opt.Seed)
@@ -158,7 +163,7 @@ func (w *OkapiWriter) spill() error {
 	}
 	w.runs = append(w.runs, f.Name())
 	src := w.buf.seal()
-	err = mergeTo(context.Background(), f, filepath.Dir(w.path), []mergeSource{src}, false, nil, w.opt)
+	err = mergeTo(context.Background(), f, w.path+".terms-", []mergeSource{src}, false, nil, w.opt)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -199,7 +204,7 @@ func (w *OkapiWriter) Finish(ctx context.Context) (err error) {
 		return fmt.Errorf("bm25: okapi write %s: %w", w.path, err)
 	}
 	defer pf.Cleanup() // no-op once replaced
-	if err := mergeTo(ctx, pf, filepath.Dir(w.path), srcs, w.seed != nil, w.keep, w.opt); err != nil {
+	if err := mergeTo(ctx, pf, w.path+".terms-", srcs, w.seed != nil, w.keep, w.opt); err != nil {
 		return fmt.Errorf("bm25: okapi write %s: %w", w.path, err)
 	}
 	if err := pf.CloseAtomicallyReplace(); err != nil {

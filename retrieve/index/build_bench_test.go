@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +33,12 @@ import (
 // progress line), because the LSA fit, which belongs to the embed package,
 // is a large share of the whole. The build fits LSA while it writes Bleve
 // and Okapi, so "bm25" is their time beside the fit, not alone.
+//
+// Each size also reports the peak heap in use during the build (sampled
+// every 10 ms) and its ratio to the smallest size's: with working memory
+// bounded by Config.IndexMemory (PAPERLENS_BENCH_INDEX_MEMORY, bytes;
+// default DefaultIndexMemory) the sparse indexes add nothing that grows
+// with the corpus, while the LSA fit (dense.go) does.
 //
 // PAPERLENS_BENCH_50K=1 adds a 50,000-document home and its ratio to 5k;
 // PAPERLENS_BENCH_DOCS=1000,5000 replaces the sizes (the quadratic build
@@ -64,6 +71,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 	}
 	all := make([]time.Duration, len(sizes))
 	sparse := make([]time.Duration, len(sizes))
+	peak := make([]float64, len(sizes))
 	for b.Loop() {
 		for i, home := range homes {
 			b.StopTimer()
@@ -71,9 +79,10 @@ func BenchmarkIndexBuild(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
-			a, s := buildOnce(b, home)
+			a, s, p := buildOnce(b, home)
 			all[i] += a
 			sparse[i] += s
+			peak[i] = max(peak[i], p)
 		}
 	}
 	sum := 0
@@ -86,7 +95,9 @@ func BenchmarkIndexBuild(b *testing.B) {
 		label := sizeLabel(n)
 		b.ReportMetric(1/perPassage(all[i], i), "all-passages/s@"+label)
 		b.ReportMetric(1/perPassage(sparse[i], i), "bm25-passages/s@"+label)
+		b.ReportMetric(peak[i], "peak-heap-MB@"+label)
 		if i > 0 {
+			b.ReportMetric(peak[i]/peak[0], "peak-heap-ratio-"+label+"/"+sizeLabel(sizes[0]))
 			b.ReportMetric(perPassage(all[i], i)/perPassage(all[0], 0), "all-cost-ratio-"+label+"/"+sizeLabel(sizes[0]))
 			b.ReportMetric(perPassage(sparse[i], i)/perPassage(sparse[0], 0), "bm25-cost-ratio-"+label+"/"+sizeLabel(sizes[0]))
 		}
@@ -101,8 +112,9 @@ func sizeLabel(n int) string {
 }
 
 // buildOnce opens, updates and closes the indexes of home, returning the
-// whole time and the time until Bleve and Okapi were written.
-func buildOnce(b *testing.B, home string) (all, sparse time.Duration) {
+// whole time, the time until Bleve and Okapi were written, and the peak
+// heap in use meanwhile in MB.
+func buildOnce(b *testing.B, home string) (all, sparse time.Duration, peakMB float64) {
 	ctx := context.Background()
 	st, err := corpus.Open(home, false)
 	if err != nil {
@@ -115,11 +127,19 @@ func buildOnce(b *testing.B, home string) (all, sparse time.Duration) {
 			sparse = time.Since(start)
 		}
 	}
-	ix, err := Open(ctx, Config{Home: home}, st)
+	cfg := Config{Home: home}
+	if s := os.Getenv("PAPERLENS_BENCH_INDEX_MEMORY"); s != "" {
+		if cfg.IndexMemory, err = strconv.ParseInt(s, 10, 64); err != nil {
+			b.Fatalf("PAPERLENS_BENCH_INDEX_MEMORY=%q: want bytes", s)
+		}
+	}
+	ix, err := Open(ctx, cfg, st)
 	if err != nil {
 		b.Fatal(err)
 	}
+	stop := sampleHeap(&peakMB)
 	rep, err := ix.Update(ctx, progress)
+	stop()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,7 +153,29 @@ func buildOnce(b *testing.B, home string) (all, sparse time.Duration) {
 	if rep.Indexed != rep.Papers {
 		b.Fatalf("indexed %d of %d papers", rep.Indexed, rep.Papers)
 	}
-	return all, sparse
+	return all, sparse, peakMB
+}
+
+// sampleHeap records the largest HeapInuse seen every 10 ms until stop.
+func sampleHeap(peakMB *float64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			*peakMB = max(*peakMB, float64(ms.HeapInuse)/(1<<20))
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // seedSentences are the sentences of the five seed papers: real English
