@@ -737,7 +737,7 @@ func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
-		n, err := ix.sparseBatch(ctx, papers, ps, fresh, okw)
+		n, err := ix.bm25Batch(ctx, papers, ps, fresh, okw)
 		if err != nil {
 			return err
 		}
@@ -778,10 +778,10 @@ func (ix *Index) updateSparse(ctx context.Context, docs []corpus.Document, fresh
 	return written, saver.flush()
 }
 
-// sparseBatch analyses a batch of papers' passages once and gives them to
+// bm25Batch analyses a batch of papers' passages once and gives them to
 // Bleve (the papers it lacks) and to the Okapi writer (the papers not
 // marked Okapi), side by side. It returns the passages written to Bleve.
-func (ix *Index) sparseBatch(ctx context.Context, papers []string, ps []corpus.Passage, fresh map[string]bool, okw *bm25.OkapiWriter) (int, error) {
+func (ix *Index) bm25Batch(ctx context.Context, papers []string, ps []corpus.Passage, fresh map[string]bool, okw *bm25.OkapiWriter) (int, error) {
 	span := fmt.Sprintf("papers %s…%s", papers[0], papers[len(papers)-1])
 	aps, err := bm25.AnalyzePassages(ps, bm25.TokenizerAnalyzer)
 	if err != nil {

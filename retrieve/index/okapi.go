@@ -81,6 +81,13 @@ func (ix *Index) openOkapi() error {
 		return fmt.Errorf("open Okapi index %s: %w (remove it or run 'paperlens index --rebuild')", ix.okapiPath(), err)
 	}
 	ix.okapi = f
+	if f.Path() != "" {
+		// Converted already (a build that stopped between writing okapi.idx
+		// and removing okapi.gob): the gob is only dead weight.
+		if err := os.Remove(ix.oldOkapiPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove the old Okapi index: %w", err)
+		}
+	}
 	return nil
 }
 
