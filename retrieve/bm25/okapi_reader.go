@@ -256,13 +256,6 @@ func (f *OkapiFile) scorePaper(p okPaperRec, qs []fileQterm, top *fileTop) error
 	nf, avgdl := float64(n), float64(p.tokens)/float64(n)
 	k1, b := v.h.opt.K1, v.h.opt.B
 	floor := v.h.opt.Epsilon * p.meanIDF
-	for i := range norms {
-		d, err := v.doc(uint64(p.first) + uint64(i))
-		if err != nil {
-			return err
-		}
-		norms[i] = okapiNorm(float64(d.length), avgdl, k1, b)
-	}
 	matched := false
 	end := p.first + p.n // p.first+p.n <= docs <= MaxUint32, checked by paper()
 	for _, qt := range qs {
@@ -279,8 +272,14 @@ func (f *OkapiFile) scorePaper(p okPaperRec, qs []fileQterm, top *fileTop) error
 				return fmt.Errorf("%w: postings out of order", ErrCorruptOkapi)
 			}
 			prev = i
+			if !seen[i] { // the paper's own avgdl: not the file's norms
+				d, err := v.doc(uint64(doc))
+				if err != nil {
+					return err
+				}
+				norms[i], seen[i] = okapiNorm(float64(d.length), avgdl, k1, b), true
+			}
 			scores[i] += okapiTerm(w, float64(tf), norms[i], k1)
-			seen[i] = true
 		}
 		matched = true
 	}

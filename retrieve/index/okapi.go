@@ -136,7 +136,10 @@ func (ix *Index) newOkapiWriter() (*bm25.OkapiWriter, error) {
 // finishOkapi writes the new Okapi file and searches it from now on; an
 // okapi.gob it replaces goes.
 func (ix *Index) finishOkapi(ctx context.Context, w *bm25.OkapiWriter) error {
-	if err := w.Finish(ctx); err != nil {
+	if err := w.Finish(ctx); errors.Is(err, bm25.ErrCorruptOkapi) {
+		// The old file, merged into the new one, is damaged.
+		return fmt.Errorf("write Okapi index: %w (run 'paperlens index --rebuild')", err)
+	} else if err != nil {
 		return fmt.Errorf("write Okapi index: %w", err)
 	}
 	f, err := bm25.OpenOkapiFile(ix.okapiPath())
@@ -188,6 +191,9 @@ func (o okapiRetriever) Search(ctx context.Context, q retrieve.Query) ([]retriev
 		hits, err := f.Search(ctx, q)
 		if errors.Is(err, bm25.ErrClosed) && o.ix.currentOkapi() != f {
 			continue // replaced between the load and the search: search the new one
+		}
+		if errors.Is(err, bm25.ErrCorruptOkapi) {
+			return nil, fmt.Errorf("%w (run 'paperlens index --rebuild')", err)
 		}
 		return hits, err
 	}
