@@ -2,8 +2,8 @@ package bm25
 
 import (
 	"context"
+	"math"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/paperlens/paperlens/corpus"
@@ -47,7 +47,7 @@ func TestBleveIndexAnalyzedMatchesReanalysing(t *testing.T) {
 					continue // a query of stop words only: both refuse it alike
 				}
 				got := mustSearch(t, pre, q)
-				if !reflect.DeepEqual(got, want) {
+				if !sameBleveHits(got, want) {
 					t.Fatalf("%+v:\npre-analysed %+v\n  re-analysed %+v", q, got, want)
 				}
 				compared += len(want)
@@ -76,7 +76,7 @@ func TestBleveIndexAnalyzedMatchesReanalysing(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := retrieve.Query{Text: seedQueries(ps)[len(seedQueries(ps))-1], K: 20}
-	if got, want := mustSearch(t, pre, q), mustSearch(t, plain, q); !reflect.DeepEqual(got, want) || plain.stats != pre.stats {
+	if got, want := mustSearch(t, pre, q), mustSearch(t, plain, q); !sameBleveHits(got, want) || plain.stats != pre.stats {
 		t.Errorf("after replacing %s: pre-analysed %+v, re-analysed %+v", first, got, want)
 	}
 	// Whitespace terms would be searched with analyzer terms: refused.
@@ -87,4 +87,27 @@ func TestBleveIndexAnalyzedMatchesReanalysing(t *testing.T) {
 	if err := pre.IndexAnalyzed(ctx, ws); err == nil {
 		t.Error("Bleve took whitespace-tokenized passages")
 	}
+}
+
+// sameBleveHits compares two Bleve result lists as far as Bleve itself is
+// reproducible: the same passages, texts and ranks, and scores equal to the
+// precision sortHits treats as a tie (relative 1e-12). Bleve adds a
+// document's term scores in map order, so two indexes of the same
+// passages, built the same way, differ in the last bits of a score (seen
+// between two re-analysed builds too).
+func sameBleveHits(got, want []retrieve.Hit) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if math.Abs(g.Score-w.Score) > 1e-12*math.Abs(w.Score) {
+			return false
+		}
+		g.Score = w.Score
+		if g != w {
+			return false
+		}
+	}
+	return true
 }
