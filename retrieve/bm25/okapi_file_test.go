@@ -238,9 +238,9 @@ func sciFactPassages(t testing.TB) ([]corpus.Passage, []string) {
 	return ps, sf.queries
 }
 
-// On BEIR SciFact (5,183 abstracts, ~1,100 queries) the file, written in
-// runs, finds what the in-memory Okapi finds, corpus-wide and within a
-// sample of papers.
+// On BEIR SciFact (5,183 abstracts in 21,060 passages of 60 words) the
+// file, written in runs, finds what the in-memory Okapi finds for 120 of
+// its queries, corpus-wide (k 10 and 200) and within a sample of papers.
 func TestOkapiFileMatchesOkapiSciFact(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SciFact parity takes a few seconds")
@@ -260,7 +260,7 @@ func TestOkapiFileMatchesOkapiSciFact(t *testing.T) {
 	for i := 0; i < len(papers); i += len(papers) / 7 {
 		sample = append(sample, papers[i])
 	}
-	if n := checkParity(t, mem, file, queries[:200], sample); n < 20000 {
+	if n := checkParity(t, mem, file, queries[:120], sample); n < 12000 {
 		t.Fatalf("only %d hits compared", n)
 	}
 }

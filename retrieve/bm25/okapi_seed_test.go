@@ -158,10 +158,10 @@ func TestOkapiFileCorrupt(t *testing.T) {
 		t.Errorf("a gob file opened as %s: %v", OkapiFileFormat, err)
 	}
 	// Damage past the header is found by the search or merge that reads
-	// it. Every byte is set to 0xff in turn (the header's checksum makes
-	// damage there an error at open).
+	// it. Every other byte is set to 0xff in turn (the header's checksum
+	// makes damage there an error at open; FuzzOkapiFile tries the rest).
 	detected := 0
-	for i := okHeaderSize; i < len(good); i++ {
+	for i := okHeaderSize; i < len(good); i += 2 {
 		bad := bytes.Clone(good)
 		bad[i] = 0xff
 		if searchAll(t, bad) {
