@@ -91,8 +91,8 @@ func (s *exactSum) float64() float64 {
 	return v
 }
 
-// exactMean is the exact sum of xs, rounded, divided by len(xs): Okapi's
-// mean raw idf. Zero terms give 0.
+// exactMean is the exact sum of the n values each adds, rounded once,
+// divided by n: Okapi's mean raw idf. n = 0 gives 0.
 func exactMean(n int, each func(add func(float64))) float64 {
 	if n == 0 {
 		return 0
