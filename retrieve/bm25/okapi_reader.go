@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sort"
 	"sync"
 
@@ -112,6 +113,24 @@ func (f *OkapiFile) Close() error {
 // ErrClosed is returned by a search of a closed OkapiFile.
 var ErrClosed = errors.New("okapi file is closed")
 
+// catchFault turns a fault reading the mapping into an error wrapping
+// ErrCorruptOkapi. Writers replace files by renaming, never in place, but a
+// file truncated in place by something else (a copy over it, a disk
+// emptied) would make reads past its new end SIGBUS, which Go reports as a
+// fault panic on a goroutine with debug.SetPanicOnFault set; any other
+// panic goes on.
+func catchFault(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		*err = fmt.Errorf("bm25: okapi: %w: reading the mapped file faulted (was it changed in place?): %v", ErrCorruptOkapi, r)
+		return
+	}
+	panic(r)
+}
+
 // fileHit is a candidate: ties go to the lower passage number, which is
 // the in-memory Okapi's order (paper id, ordinal, passage id).
 type fileHit struct {
@@ -176,7 +195,9 @@ type fileQterm struct {
 // the corpus's, returning only passages holding a query term. A damaged
 // file fails the search that reads the damage, with an error wrapping
 // ErrCorruptOkapi.
-func (f *OkapiFile) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, error) {
+func (f *OkapiFile) Search(ctx context.Context, q retrieve.Query) (_ []retrieve.Hit, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catchFault(&err)
 	if q.K <= 0 {
 		return nil, fmt.Errorf("bm25: okapi: k=%d: %w", q.K, ErrInvalidK)
 	}

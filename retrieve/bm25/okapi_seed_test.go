@@ -256,3 +256,27 @@ func TestOkapiFileOpenIsConstant(t *testing.T) {
 		t.Errorf("opening 5 passages allocates %v times, %d passages %v times", a, len(ps), b)
 	}
 }
+
+// A file truncated in place under a reader's mapping (writers never do
+// that; a copy over it could) fails the search with ErrCorruptOkapi
+// instead of killing the process with SIGBUS.
+func TestOkapiFileTruncatedUnderMapping(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "okapi.idx")
+	ps := seedPassages(t, 128)
+	writeOkapiFile(t, path, ps, OkapiOptions{}, 0, 1)
+	f := openOkapiFile(t, path)
+	q := retrieve.Query{Text: "retrieval with rank_bm25 default hyper-parameters", K: 10}
+	if _, err := f.Search(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if f.v.data == nil {
+		t.Skip("the file is read, not mapped, on this platform")
+	}
+	if err := os.Truncate(path, okHeaderSize); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Search(context.Background(), q)
+	if !errors.Is(err, ErrCorruptOkapi) || !strings.Contains(err.Error(), "faulted") {
+		t.Fatalf("search of a file truncated under its mapping: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"unsafe"
@@ -184,6 +185,9 @@ func (w *OkapiWriter) Finish(ctx context.Context) (err error) {
 		return errors.New("bm25: okapi write: Finish after Finish or Abort")
 	}
 	defer w.Abort()
+	// The seed and the runs are mapped (see catchFault).
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catchFault(&err)
 	var srcs []mergeSource
 	if w.seed != nil {
 		srcs = append(srcs, fileSource{&w.seed.v})
