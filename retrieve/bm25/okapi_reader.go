@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/paperlens/paperlens/internal/mmapfile"
 	"github.com/paperlens/paperlens/retrieve"
 )
 
@@ -44,7 +45,7 @@ func OpenOkapiFile(path string) (*OkapiFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bm25: okapi open: %w", err)
 	}
-	data, unmap, err := mapFile(fh, info.Size())
+	data, unmap, err := mmapfile.Map(fh, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("bm25: okapi open %s: %w", path, err)
 	}

@@ -217,10 +217,11 @@ type fitResult struct {
 // order, exactly as before; a larger one on an evenly spread sample of
 // lsa.FitPassages passages (fitTexts). Passages are read paper by paper
 // and only the fitted texts are kept. A whole-corpus fit runs beside the
-// sparse build (on two idle cores the build is 30-45% faster at 5k and 20k
-// documents); a sampled one, whose corpus is large enough for the budget
-// to matter, runs before it, so the two do not hold memory at once.
-func (ix *Index) startFit(docs []corpus.Document, _ *passageSource, progress Progress) (<-chan fitResult, error) {
+// sparse build when its estimate is within half the budget (on two idle
+// cores the build is 30-45% faster at 5k and 20k documents); a larger or
+// sampled one runs before it, so the two never hold more than the budget
+// at once.
+func (ix *Index) startFit(docs []corpus.Document, progress Progress) (<-chan fitResult, error) {
 	if ix.cfg.Embedder != "lsa" || len(docs) == 0 {
 		return nil, nil
 	}
@@ -254,7 +255,9 @@ func (ix *Index) startFit(docs []corpus.Document, _ *passageSource, progress Pro
 		m, err := lsa.Fit(texts, opts)
 		out <- fitResult{model: m, key: key, err: err}
 	}
-	if sampled {
+	// Beside the sparse build only when both fit in the budget together:
+	// the sparse build takes up to IndexMemory itself (index/okapi.go).
+	if sampled || lsa.FitBytes(total, chars, opts) > budget/2 {
 		fit()
 	} else {
 		go fit()

@@ -207,7 +207,7 @@ func peakHeap(fn func()) uint64 {
 func boundedFit(b *testing.B, st *corpus.Store, docs []corpus.Document) (*lsa.Model, string) {
 	ix := &Index{cfg: Config{Embedder: "lsa"}, corpus: st, dir: b.TempDir()}
 	var said string
-	ch, err := ix.startFit(docs, nil, func(format string, args ...any) { said = fmt.Sprintf(format, args...) })
+	ch, err := ix.startFit(docs, func(format string, args ...any) { said = fmt.Sprintf(format, args...) })
 	if err != nil {
 		b.Fatal(err)
 	}

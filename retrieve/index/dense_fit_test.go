@@ -52,7 +52,7 @@ func TestFitWholeCorpusUnchanged(t *testing.T) {
 		}
 		ix := &Index{cfg: Config{Embedder: "lsa", LSADim: dim}, corpus: st, dir: t.TempDir()}
 		var said string
-		ch, err := ix.startFit(docs, nil, func(format string, _ ...any) { said = format })
+		ch, err := ix.startFit(docs, func(format string, _ ...any) { said = format })
 		if err != nil || ch == nil {
 			t.Fatalf("startFit: %v, %v", ch, err)
 		}

@@ -344,15 +344,15 @@ func TestSparseTerms(t *testing.T) {
 // With BM25Store qdrant, Update fills the sparse store, corpus-wide bm25
 // is served from it (within a paper, --bm25's scorer keeps the paper's own
 // statistics), a read-only open finds the index up to date, and a paper
-// leaving the corpus leaves the store. It needs index.go's calls into
-// sparse.go (pushSparse in Update, forgetSparse in removePaper, the
-// router, ready, Stale and Close) and skips while they are missing.
+// leaving the corpus leaves the store: index.go's calls into sparse.go
+// (pushSparse in Update, forgetSparse in removePaper, the router, ready,
+// Stale and Close).
 func TestUpdateServesCorpusBM25FromSparseStore(t *testing.T) {
 	srv := qdranttest.Start(t)
 	st, ix, qs := sampleHome(t, srv.URL, "bm25", 2)
 	info, _ := srv.Collection("bm25")
 	if info.Points == 0 {
-		t.Skip("Update does not call pushSparse yet: index.go is not wired to the sparse store")
+		t.Fatal("Update wrote no point to the sparse collection")
 	}
 	ctx := context.Background()
 	if reason, err := ix.Stale(); err != nil || reason != "" {
