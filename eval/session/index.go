@@ -38,6 +38,9 @@ type Index struct {
 	LSADim, RRFK int
 	// BM25 is the scorer within a paper; "": index.DefaultBM25.
 	BM25 string
+	// IndexMemory bounds an index build's working memory in bytes
+	// (--index-memory); 0: index.DefaultIndexMemory.
+	IndexMemory int64
 	// Env overrides the process's environment for the embedding key and
 	// default URLs; nil: none.
 	Env map[string]string
@@ -70,6 +73,7 @@ func (x Index) Config(home string) index.Config {
 	cfg := index.Config{
 		Home: home, Embedder: x.Embedder, EmbedModel: x.EmbedModel, Store: x.Store,
 		LSADim: x.LSADim, RRFK: x.RRFK, BM25: x.BM25, BM25Store: x.BM25Store,
+		IndexMemory: x.IndexMemory,
 	}
 	env := envOf(x.Env)
 	if x.Embedder == "openai" {

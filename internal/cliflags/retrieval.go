@@ -1,12 +1,15 @@
 package cliflags
 
 import (
+	"fmt"
+
 	"github.com/spf13/pflag"
 
 	"github.com/paperlens/paperlens/chunk/kind"
 	"github.com/paperlens/paperlens/eval/run"
 	"github.com/paperlens/paperlens/eval/session"
 	"github.com/paperlens/paperlens/retrieve/evidence"
+	"github.com/paperlens/paperlens/retrieve/index"
 	"github.com/paperlens/paperlens/retrieve/rerank"
 )
 
@@ -34,6 +37,9 @@ func (f *Index) Add(fl *pflag.FlagSet) {
 	fl.IntVar(&x.QdrantShards, "qdrant-shards", 0, "shard keys of a new Qdrant collection: 0 leaves sharding to Qdrant (1 shard on one node, 1 per node on a cluster); N puts each paper on one of N keys (custom sharding, needs Qdrant's distributed mode), so a search within a paper touches one shard")
 	fl.IntVar(&x.QdrantEF, "qdrant-ef", session.DefaultQdrantEF, "HNSW ef of corpus-wide Qdrant searches (within a paper searches are exact); 0 makes corpus-wide searches exact too")
 	fl.StringVar(&x.BM25Store, "bm25-store", "embedded", "where corpus-wide bm25 is served from: embedded (the Okapi index under --home) or qdrant (a sparse collection with Qdrant's IDF modifier on the --qdrant server)")
+	fl.Var(Size(&x.IndexMemory, 64<<20, func(s string) error {
+		return fmt.Errorf("--index-memory %s is too little to build indexes in; give at least 64MiB", s)
+	}, index.DefaultIndexMemory), "index-memory", "memory an index build may use for its working set, whatever the corpus size (e.g. 512MiB, 2GiB): Bleve's batches, the Okapi writer's postings before they spill to disk, and the LSA fit (fitted on a sample when the corpus needs more)")
 	fl.IntVar(&x.LSADim, "lsa-dim", 256, "dimensions of the lsa embedder")
 	fl.IntVar(&x.RRFK, "rrf-k", 60, "k of reciprocal rank fusion for hybrid retrieval")
 	// Left empty, so the index applies index.DefaultBM25: one place says

@@ -1,6 +1,7 @@
 package cliflags
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -39,5 +40,27 @@ func TestStoreFlags(t *testing.T) {
 		if fl.Lookup(name) == nil || fl.Lookup(name).Hidden {
 			t.Errorf("--%s is missing or hidden: both names of the vector store are documented", name)
 		}
+	}
+}
+
+// --index-memory reaches the index's Config in bytes; left out, the
+// index applies its default; too little is refused with the flag named.
+func TestIndexMemoryFlag(t *testing.T) {
+	t.Parallel()
+	var f Index
+	parse(t, f.Add, "--index-memory", "1GiB")
+	if got := f.Spec(nil).Config(t.TempDir()).IndexMemory; got != 1<<30 {
+		t.Errorf("--index-memory 1GiB: Config.IndexMemory = %d", got)
+	}
+	var d Index
+	parse(t, d.Add)
+	if got := d.Spec(nil).Config(t.TempDir()).IndexMemory; got != 0 {
+		t.Errorf("default: Config.IndexMemory = %d, want 0 (the index's DefaultIndexMemory)", got)
+	}
+	var small Index
+	fl := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	small.Add(fl)
+	if err := fl.Parse([]string{"--index-memory", "1MiB"}); err == nil || !strings.Contains(err.Error(), "--index-memory") {
+		t.Errorf("--index-memory 1MiB: err = %v", err)
 	}
 }
