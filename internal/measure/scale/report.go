@@ -3,7 +3,6 @@ package scale
 import (
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Target is one acceptance target of issue 27 at one size.
@@ -179,10 +178,12 @@ func (r Result) writeDetail(w io.Writer, s Size) {
 		fmt.Fprintf(w, "  %-28s %10.0f ms CPU (open and queries, without the interpreter's start)\n", "xapian in-script", s.Xapian.InScriptCPUMs)
 		fmt.Fprintf(w, "  %-28s %10.2f of Xapian's top %d are in bm25's\n", "top-k overlap", s.Xapian.Overlap, r.K)
 	}
-	fmt.Fprintf(w, "  latency p50/p99/mean ms: bm25 %s, dense %s, hybrid %s; bm25 CPU/query in the child %.2f ms\n",
-		lat(s.BM25), lat(s.Dense), lat(s.Hybrid), s.BM25DerivedMs)
-}
-
-func lat(l Latency) string {
-	return strings.Join([]string{fmt.Sprintf("%.2f", l.P50Ms), fmt.Sprintf("%.2f", l.P99Ms), fmt.Sprintf("%.2f", l.MeanMs)}, "/")
+	fmt.Fprintf(w, "  %-28s %-22s %s\n", "latency, ms", "wall p50/p99/mean", "CPU p50/p99")
+	for _, l := range []struct {
+		name string
+		l    Latency
+	}{{"bm25", s.BM25}, {"dense", s.Dense}, {"hybrid", s.Hybrid}} {
+		fmt.Fprintf(w, "  %-28s %-22s %.2f/%.2f\n", "  "+l.name, fmt.Sprintf("%.2f/%.2f/%.2f", l.l.P50Ms, l.l.P99Ms, l.l.MeanMs), l.l.CPUP50Ms, l.l.CPUP99Ms)
+	}
+	fmt.Fprintf(w, "  %-28s %10.2f ms (batch CPU less the one-query process's, over the other queries)\n", "bm25 CPU/query in the child", s.BM25DerivedMs)
 }
