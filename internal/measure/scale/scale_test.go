@@ -165,13 +165,13 @@ func TestTargets(t *testing.T) {
 	}
 }
 
-// The harness end to end at 2,000 passages and 20 queries: the real
+// The harness end to end at 1,000 passages and 10 queries: the real
 // paperlens binary (built here) indexes and searches a synthetic home,
 // Xapian too when installed, and a second run with the kept home reuses
 // it.
 func TestRunSmall(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds paperlens and indexes 2,000 passages")
+		t.Skip("builds paperlens and indexes 1,000 passages")
 	}
 	_, path := testSciFact(t)
 	goBin, err := exec.LookPath("go")
@@ -179,7 +179,7 @@ func TestRunSmall(t *testing.T) {
 		t.Skip("no go command to build paperlens with")
 	}
 	bin := filepath.Join(t.TempDir(), "paperlens")
-	if out, err := exec.Command(goBin, "build", "-o", bin, "github.com/paperlens/paperlens/cmd/paperlens").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goBin, "build", "-ldflags=-s -w", "-o", bin, "github.com/paperlens/paperlens/cmd/paperlens").CombinedOutput(); err != nil {
 		t.Fatalf("build paperlens: %v\n%s", err, out)
 	}
 	keep := t.TempDir()
@@ -189,6 +189,27 @@ func TestRunSmall(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.b.String())
 	}
+	checkSmall(t, r)
+	s := r.Sizes[0]
+	var text bytes.Buffer
+	r.WriteText(&text)
+	if !strings.Contains(text.String(), "\n1k ") || !strings.Contains(text.String(), "no targets at these sizes") {
+		t.Errorf("report:\n%s", text.String())
+	}
+	t.Logf("\n%s%s", progress.b.String(), text.String())
+
+	again, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2 := again.Sizes[0]; !s2.Kept || s2.Build != s.Build || s2.Passages != 1000 {
+		t.Errorf("second run with --keep: kept %v, build %+v (first %+v)", s2.Kept, s2.Build, s.Build)
+	}
+}
+
+// checkSmall checks every figure of TestRunSmall's one size is there.
+func checkSmall(t *testing.T, r Result) {
+	t.Helper()
 	if len(r.Sizes) != 1 {
 		t.Fatalf("%d sizes", len(r.Sizes))
 	}
@@ -210,20 +231,6 @@ func TestRunSmall(t *testing.T) {
 		}
 	} else {
 		t.Logf("anchor %s", r.Xapian)
-	}
-	var text bytes.Buffer
-	r.WriteText(&text)
-	if !strings.Contains(text.String(), "\n1k ") || !strings.Contains(text.String(), "no targets at these sizes") {
-		t.Errorf("report:\n%s", text.String())
-	}
-	t.Logf("\n%s%s", progress.b.String(), text.String())
-
-	again, err := Run(context.Background(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s2 := again.Sizes[0]; !s2.Kept || s2.Build != s.Build || s2.Passages != 1000 {
-		t.Errorf("second run with --keep: kept %v, build %+v (first %+v)", s2.Kept, s2.Build, s.Build)
 	}
 }
 
