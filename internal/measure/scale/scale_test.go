@@ -198,12 +198,23 @@ func TestRunSmall(t *testing.T) {
 	}
 	t.Logf("\n%s%s", progress.b.String(), text.String())
 
+	// Again on the kept home, and without Python's xapian: the anchor is
+	// skipped with its reason, the rest measured.
+	opt.Python = filepath.Join(t.TempDir(), "python3")
 	again, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s2 := again.Sizes[0]; !s2.Kept || s2.Build != s.Build || s2.Passages != 1000 {
+	if s2 := again.Sizes[0]; !s2.Kept || s2.Build != s.Build || s2.Passages != 1000 || s2.BM25Batch.CPUMs <= 0 {
 		t.Errorf("second run with --keep: kept %v, build %+v (first %+v)", s2.Kept, s2.Build, s.Build)
+	}
+	if again.XapianOK || again.Sizes[0].Xapian != nil || !strings.HasPrefix(again.Xapian, "skipped: ") {
+		t.Errorf("without xapian: %q, %+v", again.Xapian, again.Sizes[0].Xapian)
+	}
+	text.Reset()
+	again.WriteText(&text)
+	if !strings.Contains(text.String(), "anchor: skipped: ") {
+		t.Errorf("the report does not say the anchor was skipped:\n%s", text.String())
 	}
 }
 
@@ -244,4 +255,36 @@ type stampWriter struct {
 func (w *stampWriter) Write(p []byte) (int, error) {
 	fmt.Fprintf(&w.b, "%6.2fs %s", time.Since(w.start).Seconds(), p)
 	return len(p), nil
+}
+
+// Without Python's xapian the anchor is skipped with the reason, not
+// failed.
+func TestAnchorMissing(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "python3")
+	_, err := newAnchor(context.Background(), missing, t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("no interpreter: %v", err)
+	}
+}
+
+// overlap reads both sides' answers: search --queries lines and the
+// anchor's, whose summary line it passes over.
+func TestOverlap(t *testing.T) {
+	ours := `{"id":"1","query":"q","hits":[{"passage_id":"a#0"},{"passage_id":"a#1"}]}
+{"id":"2","query":"r","hits":[]}
+`
+	xap := `{"id": "1", "hits": ["a#1", "b#0"]}
+{"id": "2", "hits": ["c#3"]}
+{"cpu_s": 0.1, "queries": 2}
+`
+	got, err := overlap([]byte(ours), []byte(xap), 2)
+	if err != nil || got != 0.25 { // query 1: 1 of 2, query 2: 0 of 2
+		t.Errorf("overlap %v, %v; want 0.25", got, err)
+	}
+	if cpu, err := xapianSummary([]byte(xap), 2); err != nil || cpu != 100 {
+		t.Errorf("summary: %v ms, %v; want 100", cpu, err)
+	}
+	if _, err := xapianSummary([]byte(xap), 3); err == nil {
+		t.Error("a short batch: no error")
+	}
 }
