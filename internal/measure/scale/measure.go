@@ -18,6 +18,7 @@ type measurer struct {
 	dir     string
 	run     runner
 	anchor  *anchor // nil: skipped
+	binary  string  // sha256 of opt.Self: a kept index is reused only with its builder
 	qs      []query
 	queries string // the batch as a search --queries file
 }
@@ -57,22 +58,51 @@ func (m *measurer) size(ctx context.Context, n int) (Size, error) {
 }
 
 // prepare reuses the kept home under d when it was built for n passages
-// with this seed, else builds it: the synthetic corpus, paperlens index
-// (measured), and the Xapian index when the anchor runs.
+// with this seed: whole when this binary built its index, else with the
+// index built again by this one (--rebuild), so that the build figures
+// are always the measured binary's. Otherwise it builds the home: the
+// synthetic corpus, paperlens index (measured), and the Xapian index when
+// the anchor runs.
 func (m *measurer) prepare(ctx context.Context, n int, d, home, xdb string) (built, bool, error) {
 	record := filepath.Join(d, "build.json")
-	if b, err := readBuilt(record); err == nil && b.Version == builtVersion && b.Seed == m.opt.Seed &&
-		b.Synthetic.Passages == n && (m.anchor == nil || b.Xapian != nil) {
+	b, err := readBuilt(record)
+	fits := err == nil && b.Version == builtVersion && b.Seed == m.opt.Seed && b.Synthetic.Passages == n && (m.anchor == nil || b.Xapian != nil)
+	switch {
+	case fits && b.Binary == m.binary:
 		m.logf("%d passages: reusing the home kept in %s", n, d)
 		return b, true, nil
-	} else if err != nil && !isNotExist(err) {
+	case fits:
+		m.logf("%d passages: the corpus kept in %s, indexed again by this binary", n, d)
+		if b.Build, err = m.index(ctx, n, home, "--rebuild"); err != nil {
+			return built{}, false, err
+		}
+		b.Binary = m.binary
+		return b, false, writeBuilt(record, b)
+	case err != nil && !isNotExist(err):
 		m.logf("%d passages: rebuilding (%v)", n, err)
 	}
+	if b, err = m.create(ctx, n, d, home, xdb); err != nil {
+		return built{}, false, err
+	}
+	return b, false, writeBuilt(record, b)
+}
+
+// index runs and measures paperlens index on home.
+func (m *measurer) index(ctx context.Context, n int, home string, flags ...string) (Usage, error) {
+	u, err := m.run.run(ctx, nil, nil, append([]string{m.opt.Self, "index", "--home", home}, flags...)...)
+	if err != nil {
+		return u, fmt.Errorf("build the index of %d passages: %w", n, err)
+	}
+	return u, nil
+}
+
+// create builds the home of n passages under d from nothing.
+func (m *measurer) create(ctx context.Context, n int, d, home, xdb string) (built, error) {
 	if err := os.RemoveAll(d); err != nil {
-		return built{}, false, fmt.Errorf("clear %s: %w", d, err)
+		return built{}, fmt.Errorf("clear %s: %w", d, err)
 	}
 	if err := os.MkdirAll(d, 0o755); err != nil {
-		return built{}, false, fmt.Errorf("home for %d passages: %w", n, err)
+		return built{}, fmt.Errorf("home for %d passages: %w", n, err)
 	}
 	m.logf("%d passages: writing the synthetic corpus", n)
 	var xw io.WriteCloser
@@ -80,7 +110,7 @@ func (m *measurer) prepare(ctx context.Context, n int, d, home, xdb string) (bui
 	if m.anchor != nil {
 		f, err := os.Create(passages)
 		if err != nil {
-			return built{}, false, fmt.Errorf("passages for xapian: %w", err)
+			return built{}, fmt.Errorf("passages for xapian: %w", err)
 		}
 		xw = f
 	}
@@ -91,25 +121,25 @@ func (m *measurer) prepare(ctx context.Context, n int, d, home, xdb string) (bui
 		}
 	}
 	if err != nil {
-		return built{}, false, err
+		return built{}, err
 	}
-	b := built{Version: builtVersion, Seed: m.opt.Seed, Synthetic: syn}
+	b := built{Version: builtVersion, Seed: m.opt.Seed, Synthetic: syn, Binary: m.binary}
 	m.logf("%d passages in %d papers: paperlens index", n, syn.Papers)
-	if b.Build, err = m.run.run(ctx, nil, nil, m.opt.Self, "index", "--home", home); err != nil {
-		return built{}, false, fmt.Errorf("build the index of %d passages: %w", n, err)
+	if b.Build, err = m.index(ctx, n, home); err != nil {
+		return built{}, err
 	}
 	if m.anchor != nil {
 		m.logf("%d passages: Xapian index", n)
 		u, err := m.run.run(ctx, nil, nil, m.anchor.indexArgs(xdb, passages)...)
 		if err != nil {
-			return built{}, false, fmt.Errorf("index %d passages with Xapian: %w", n, err)
+			return built{}, fmt.Errorf("index %d passages with Xapian: %w", n, err)
 		}
 		b.Xapian = &u
 		if err := os.Remove(passages); err != nil {
-			return built{}, false, fmt.Errorf("remove the passages given to Xapian: %w", err)
+			return built{}, fmt.Errorf("remove the passages given to Xapian: %w", err)
 		}
 	}
-	return b, false, writeBuilt(record, b)
+	return b, nil
 }
 
 // searches runs the search processes in interleaved rounds: one bm25

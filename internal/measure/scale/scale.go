@@ -15,6 +15,8 @@ package scale
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,7 +52,7 @@ func (o *Options) AddFlags(fl *pflag.FlagSet) {
 	fl.IntVar(&o.Queries, "queries", 300, "queries of each batch, SciFact's test queries first")
 	fl.IntVar(&o.K, "k", 10, "passages returned per query")
 	fl.IntVar(&o.Rounds, "rounds", 3, "interleaved rounds of the search measurements; each figure is the median")
-	fl.StringVar(&o.Keep, "keep", "", "build the homes under `DIR` and keep them; a later run with the same DIR, sizes and seed reuses them and their build figures")
+	fl.StringVar(&o.Keep, "keep", "", "build the homes under `DIR` and keep them; a later run with the same DIR, sizes and seed reuses each corpus, and its index and build figures when the same binary built them")
 	fl.StringVar(&o.SciFact, "scifact", "", "BEIR SciFact tarball `FILE` (default: external/scifact/scifact-beir.tar.gz under $PAPERLENS_SHARED, or under the shared folder beside the repository)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the sentence sampling")
 	fl.StringVar(&o.Self, "paperlens", "", "the paperlens binary `FILE` to measure, e.g. an older build (default: this program)")
@@ -135,7 +137,11 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	defer cleanup()
-	m := &measurer{opt: opt, sf: sf, dir: dir, run: newRunner(dir), qs: sf.queries[:opt.Queries]}
+	bin, err := fileHash(opt.Self)
+	if err != nil {
+		return Result{}, err
+	}
+	m := &measurer{opt: opt, sf: sf, dir: dir, run: newRunner(dir), qs: sf.queries[:opt.Queries], binary: bin}
 	res := Result{Binary: opt.Self, Queries: opt.Queries, K: opt.K, Rounds: opt.Rounds, Seed: opt.Seed, Memory: m.run.memorySource()}
 	if a, err := newAnchor(ctx, opt.Python, dir); err != nil {
 		res.Xapian = "skipped: " + err.Error()
@@ -257,6 +263,7 @@ func writeQueries(path string, qs []query) (string, error) {
 type built struct {
 	Version   int       `json:"version"`
 	Seed      uint64    `json:"seed"`
+	Binary    string    `json:"binary"` // sha256 of the paperlens that built the index
 	Synthetic synthetic `json:"synthetic"`
 	Build     Usage     `json:"build"`
 	Xapian    *Usage    `json:"xapian,omitempty"`
@@ -291,3 +298,17 @@ func writeBuilt(path string, b built) error {
 
 // isNotExist says whether err is a missing file.
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// fileHash is the sha256 of the file at path, in hex.
+func fileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("the paperlens binary: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read the paperlens binary: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -198,15 +199,32 @@ func TestRunSmall(t *testing.T) {
 	}
 	t.Logf("\n%s%s", progress.b.String(), text.String())
 
-	// Again on the kept home, and without Python's xapian: the anchor is
-	// skipped with its reason, the rest measured.
-	opt.Python = filepath.Join(t.TempDir(), "python3")
+	// Again on the kept home with another binary, and without Python's
+	// xapian: the corpus is reused, the index built again by that binary
+	// and measured, the anchor skipped with its reason.
+	other := filepath.Join(t.TempDir(), "paperlens-other")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, append(b, 0), 0o755); err != nil { // runs the same, hashes differently
+		t.Fatal(err)
+	}
+	opt.Self, opt.Python = other, filepath.Join(t.TempDir(), "python3")
 	again, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s2 := again.Sizes[0]; !s2.Kept || s2.Build != s.Build || s2.Passages != 1000 || s2.BM25Batch.CPUMs <= 0 {
-		t.Errorf("second run with --keep: kept %v, build %+v (first %+v)", s2.Kept, s2.Build, s.Build)
+	if s2 := again.Sizes[0]; s2.Kept || s2.Build == s.Build || s2.Build.CPUMs <= 0 || s2.Passages != 1000 || s2.BM25Batch.CPUMs <= 0 {
+		t.Errorf("another binary on the kept home: kept %v, build %+v (first %+v)", s2.Kept, s2.Build, s.Build)
+	}
+	// And with that binary again, the whole home is reused.
+	third, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3 := third.Sizes[0]; !s3.Kept || s3.Build != again.Sizes[0].Build {
+		t.Errorf("the same binary on the kept home: kept %v, build %+v (before %+v)", s3.Kept, s3.Build, again.Sizes[0].Build)
 	}
 	if again.XapianOK || again.Sizes[0].Xapian != nil || !strings.HasPrefix(again.Xapian, "skipped: ") {
 		t.Errorf("without xapian: %q, %+v", again.Xapian, again.Sizes[0].Xapian)
