@@ -27,7 +27,7 @@ func newMeasureCmd(g *globalOptions, name string) *cobra.Command {
 		cmd.Hidden = true
 		cmd.Annotations = map[string]string{cliflags.Deprecated: "use 'paperlens measure' (bench names the benchmark datasets)"}
 	}
-	cmd.AddCommand(newMeasureIngestCmd(g), newMeasureStartupCmd(g), newMeasureTextCmd(g))
+	cmd.AddCommand(newMeasureIngestCmd(g), newMeasureScaleCmd(g), newMeasureStartupCmd(g), newMeasureTextCmd(g))
 	return cmd
 }
 
