@@ -206,12 +206,6 @@ type Index struct {
 	// opened on first use under sparseMu (sparse.go).
 	sparseMu sync.Mutex
 	sparse   vector.SparseStore
-
-	// kinds caches the passage kinds of papers searched with kinds
-	// excluded: paper id -> passage id -> kind, body left out. Update
-	// clears it.
-	kindsMu sync.Mutex
-	kinds   map[string]map[string]kind.Kind
 }
 
 // Dir is the index folder inside a home.
@@ -525,9 +519,6 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	if progress == nil {
 		progress = func(string, ...any) {}
 	}
-	ix.kindsMu.Lock()
-	ix.kinds = nil
-	ix.kindsMu.Unlock()
 	docs, err := ix.corpus.Docs()
 	if err != nil {
 		return Report{}, err
@@ -1006,7 +997,7 @@ func (c *checked) searchExcluding(ctx context.Context, q retrieve.Query) ([]retr
 		}
 		kept := make([]retrieve.Hit, 0, want)
 		for _, h := range hits {
-			k, err := c.ix.kindOf(h.PaperID, h.PassageID)
+			k, err := c.ix.kindOf(h.PassageID)
 			if err != nil {
 				return nil, err
 			}
@@ -1026,7 +1017,7 @@ func (c *checked) searchExcluding(ctx context.Context, q retrieve.Query) ([]retr
 
 // WithKinds returns r with each hit's Kind filled from the corpus (body
 // when the corpus does not say), for output that shows what a passage is.
-// Kinds are read a paper at a time, once per open index.
+// Each hit's kind is one key lookup in the corpus.
 func (ix *Index) WithKinds(r retrieve.Retriever) retrieve.Retriever {
 	return kinded{Retriever: r, ix: ix}
 }
@@ -1042,7 +1033,7 @@ func (k kinded) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, e
 		return nil, err
 	}
 	for i := range hits {
-		if hits[i].Kind, err = k.ix.kindOf(hits[i].PaperID, hits[i].PassageID); err != nil {
+		if hits[i].Kind, err = k.ix.kindOf(hits[i].PassageID); err != nil {
 			return nil, err
 		}
 	}
@@ -1050,28 +1041,18 @@ func (k kinded) Search(ctx context.Context, q retrieve.Query) ([]retrieve.Hit, e
 }
 
 // kindOf is the kind of a passage, from the corpus: body when the corpus
-// does not know it.
-func (ix *Index) kindOf(paperID, passageID string) (kind.Kind, error) {
-	ix.kindsMu.Lock()
-	defer ix.kindsMu.Unlock()
-	kinds, ok := ix.kinds[paperID]
-	if !ok {
-		ps, err := ix.corpus.Passages(paperID)
-		if err != nil && !errors.Is(err, corpus.ErrNotFound) {
-			return "", fmt.Errorf("passage kinds of %s: %w", paperID, err)
-		}
-		kinds = make(map[string]kind.Kind, len(ps))
-		for _, p := range ps {
-			if k := p.KindOf(); k != kind.Body {
-				kinds[p.PassageID] = k
-			}
-		}
-		if ix.kinds == nil {
-			ix.kinds = map[string]map[string]kind.Kind{}
-		}
-		ix.kinds[paperID] = kinds
+// does not know it. One key lookup per hit: reading the hit's whole paper
+// (and caching its kinds) cost most of a corpus-wide bm25 search's CPU, and
+// a cache that grew with every paper a long batch touched.
+func (ix *Index) kindOf(passageID string) (kind.Kind, error) {
+	p, err := ix.corpus.Passage(passageID)
+	if errors.Is(err, corpus.ErrNotFound) {
+		return kind.Body, nil
 	}
-	return kinds[passageID].Or(), nil
+	if err != nil {
+		return "", fmt.Errorf("passage kind of %s: %w", passageID, err)
+	}
+	return p.KindOf(), nil
 }
 
 // ready reports whether a paper is fully indexed for a retriever answering
