@@ -74,7 +74,7 @@ func TestSparseIDFPerShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	idf0 := math.Log((3-2+0.5)/(2+0.5) + 1) // shard 0: N 3, n 2
-	idf1 := math.Log(0.5/1.5 + 1) // shard 1: N 1, n 1: (1 − 1 + 0.5)/(1 + 0.5)
+	idf1 := math.Log(0.5/1.5 + 1)           // shard 1: N 1, n 1: (1 − 1 + 0.5)/(1 + 0.5)
 	want := map[uint64]float64{1: 3 * idf0 * 2, 2: 3 * idf0 * 1, 4: 3 * idf1 * 1}
 	if len(res) != len(want) {
 		t.Fatalf("%d results, want %d (point 3 shares no term): %v", len(res), len(want), res)
