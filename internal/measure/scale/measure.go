@@ -261,9 +261,10 @@ func ratio(a, b float64) float64 {
 
 // medianUsage is each field's median over us.
 func medianUsage(us []Usage) Usage {
-	var wall, cpu, rss []float64
+	var wall, cpu, rss, anon []float64
 	for _, u := range us {
 		wall, cpu, rss = append(wall, u.WallMs), append(cpu, u.CPUMs), append(rss, float64(u.MaxRSSKiB))
+		anon = append(anon, float64(u.PeakAnonKiB))
 	}
-	return Usage{WallMs: median(wall), CPUMs: median(cpu), MaxRSSKiB: int64(median(rss))}
+	return Usage{WallMs: median(wall), CPUMs: median(cpu), MaxRSSKiB: int64(median(rss)), PeakAnonKiB: int64(median(anon))}
 }
