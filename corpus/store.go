@@ -215,7 +215,7 @@ func (s *Store) PutMany(papers []Paper) error {
 				return fmt.Errorf("store %s: %w", p.Doc.PaperID, err)
 			}
 		}
-		return nil
+		return bumpGeneration(tx)
 	})
 	if err == nil {
 		s.commits.Add(1)
@@ -362,6 +362,37 @@ func (s *Store) Passage(passageID string) (Passage, error) {
 	return p, err
 }
 
+// keyGeneration counts the store's changes (meta bucket).
+var keyGeneration = []byte("generation")
+
+// bumpGeneration counts a change, in the transaction that makes it.
+func bumpGeneration(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	var g [8]byte
+	binary.BigEndian.PutUint64(g[:], generationOf(meta)+1)
+	return meta.Put(keyGeneration, g[:])
+}
+
+func generationOf(meta *bolt.Bucket) uint64 {
+	if v := meta.Get(keyGeneration); len(v) == 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	return 0
+}
+
+// Generation is a number that changes with every write to the store (a
+// paper stored, replaced or deleted), read in one key lookup: an index
+// that records the generation it was built at knows it is up to date
+// without reading every paper's record.
+func (s *Store) Generation() (uint64, error) {
+	var g uint64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		g = generationOf(tx.Bucket(bucketMeta))
+		return nil
+	})
+	return g, err
+}
+
 // Delete removes a paper and everything stored with it.
 func (s *Store) Delete(paperID string) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -375,7 +406,10 @@ func (s *Store) Delete(paperID string) error {
 				return err
 			}
 		}
-		return tx.Bucket(bucketDocs).Delete(id)
+		if err := tx.Bucket(bucketDocs).Delete(id); err != nil {
+			return err
+		}
+		return bumpGeneration(tx)
 	})
 	if err == nil {
 		s.commits.Add(1)

@@ -226,3 +226,54 @@ func TestPutManyOneCommitAllOrNone(t *testing.T) {
 		t.Fatalf("check: %v", errs)
 	}
 }
+
+// TestGenerationCountsChanges: every write moves the generation, reads do
+// not, and a reopened store keeps it.
+func TestGenerationCountsChanges(t *testing.T) {
+	home := t.TempDir()
+	s, err := Open(home, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func() uint64 {
+		t.Helper()
+		g, err := s.Generation()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	g0 := gen()
+	text := "First sentence. Second sentence."
+	if err := s.Put(Document{PaperID: "p"}, text, tile(text, 16)); err != nil {
+		t.Fatal(err)
+	}
+	g1 := gen()
+	if g1 == g0 {
+		t.Fatal("storing a paper left the generation unchanged")
+	}
+	if _, err := s.Passages("p"); err != nil {
+		t.Fatal(err)
+	}
+	if gen() != g1 {
+		t.Fatal("a read changed the generation")
+	}
+	if err := s.Delete("p"); err != nil {
+		t.Fatal(err)
+	}
+	g2 := gen()
+	if g2 == g1 {
+		t.Fatal("deleting a paper left the generation unchanged")
+	}
+	if err := s.Delete("p"); err == nil || gen() != g2 {
+		t.Fatalf("a failed delete: err %v, generation %d -> %d", err, g2, gen())
+	}
+	s.Close()
+	if s, err = Open(home, true); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if gen() != g2 {
+		t.Fatal("reopening changed the generation")
+	}
+}

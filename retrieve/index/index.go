@@ -206,6 +206,13 @@ type Index struct {
 	// opened on first use under sparseMu (sparse.go).
 	sparseMu sync.Mutex
 	sparse   vector.SparseStore
+
+	// sealed says a read-only open found the indexes sealed at the
+	// corpus's generation (seal.go): st then holds the header only, and
+	// every paper of the corpus is indexed.
+	sealed       bool
+	sealedPapers int
+	sealedGen    uint64
 }
 
 // Dir is the index folder inside a home.
@@ -241,6 +248,10 @@ func Open(ctx context.Context, cfg Config, cs *corpus.Store) (*Index, error) {
 	if err := os.MkdirAll(ix.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", ix.dir, err)
 	}
+	// Before anything can change: a writer that dies leaves no seal.
+	if err := ix.breakSeal(); err != nil {
+		return nil, err
+	}
 	if err := ix.loadState(); err != nil {
 		return nil, err
 	}
@@ -275,8 +286,14 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 	if _, err := os.Stat(ix.statePath()); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("no index state in %s: %w", ix.dir, ErrStale)
 	}
-	if err := ix.loadState(); err != nil {
+	sealed, err := ix.openSealed()
+	if err != nil {
 		return err
+	}
+	if !sealed {
+		if err := ix.loadState(); err != nil {
+			return err
+		}
 	}
 	bleveDir := filepath.Join(ix.dir, "bleve")
 	if ix.bleve, err = bm25.OpenBleveWith(bleveDir, bm25.BleveOptions{ReadOnly: true}); errors.Is(err, os.ErrNotExist) {
@@ -285,6 +302,12 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 		return fmt.Errorf("open BM25 index: %w", err)
 	}
 	if _, err := os.Stat(ix.okapiPath()); errors.Is(err, os.ErrNotExist) {
+		if sealed { // papers are listed paper by paper below
+			ix.sealed = false
+			if err := ix.loadState(); err != nil {
+				return err
+			}
+		}
 		if err := ix.oldOkapiError(); err != nil {
 			return err
 		}
@@ -304,6 +327,9 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 	if err := ix.checkDense(); err != nil {
 		return err
 	}
+	if ix.sealed {
+		return nil
+	}
 	reason, err := ix.Stale()
 	if err != nil {
 		return err
@@ -319,6 +345,18 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 // fingerprints, every index marked done, the LSA fit's corpus, the
 // embedder the vectors came from), without writing anything.
 func (ix *Index) Stale() (string, error) {
+	if ix.sealed {
+		if gen, err := ix.corpus.Generation(); err != nil || gen == ix.sealedGen {
+			return "", err
+		}
+		// The corpus changed under a read-only open (it holds the
+		// corpus's shared lock, so only through another home's files):
+		// check paper by paper.
+		ix.sealed = false
+		if err := ix.loadState(); err != nil {
+			return "", err
+		}
+	}
 	docs, err := ix.corpus.Docs()
 	if err != nil {
 		return "", err
@@ -367,6 +405,9 @@ func (ix *Index) Stale() (string, error) {
 // caller that did not need to update them.
 func (ix *Index) Summary() Report {
 	rep := Report{Papers: len(ix.st.Papers), Embedder: ix.cfg.Embedder, Store: ix.cfg.Store, Dim: ix.st.Dim}
+	if ix.sealed {
+		rep.Papers = ix.sealedPapers
+	}
 	if emb := ix.loadedEmbedder(); emb != nil {
 		rep.Embedder = emb.Name()
 	} else if ix.st.Embedder != "" {
@@ -575,7 +616,7 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	if ix.emb != nil {
 		rep.Embedder = ix.emb.Name()
 	}
-	return rep, nil
+	return rep, ix.writeSeal(saver)
 }
 
 // readOnlyUpdate is Update on an index open read-only: Open checked it
@@ -1058,6 +1099,11 @@ func (ix *Index) kindOf(passageID string) (kind.Kind, error) {
 // ready reports whether a paper is fully indexed for a retriever answering
 // q (for bm25, the scorer that serves q).
 func (ix *Index) ready(paperID, name string, q retrieve.Query) bool {
+	if ix.sealed {
+		// Sealed at the corpus's generation: every index holds every
+		// paper of the corpus (checked.Search asks Has first).
+		return true
+	}
 	p, ok := ix.st.Papers[paperID]
 	if !ok {
 		return false
