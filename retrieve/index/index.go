@@ -560,6 +560,7 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (rep Report, err
 	if progress == nil {
 		progress = func(string, ...any) {}
 	}
+	defer ix.softMemoryLimit()()
 	docs, err := ix.corpus.Docs()
 	if err != nil {
 		return Report{}, err

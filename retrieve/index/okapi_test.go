@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -191,5 +193,28 @@ func TestIndexMemoryBounded(t *testing.T) {
 	}
 	if d := (&Index{}); d.memory() != DefaultIndexMemory || d.bleveBatch() != bm25.DefaultBatchSize {
 		t.Errorf("default IndexMemory: %d bytes, Bleve batch %d", d.memory(), d.bleveBatch())
+	}
+}
+
+// TestSoftMemoryLimit: an Update bounds the collector at IndexMemory plus
+// headroom when no limit is set, restores it after, and leaves a limit
+// the user set alone.
+func TestSoftMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	debug.SetMemoryLimit(math.MaxInt64)
+	ix := &Index{cfg: Config{IndexMemory: 100 << 20}}
+	restore := ix.softMemoryLimit()
+	if got := debug.SetMemoryLimit(-1); got != 100<<20+gcHeadroom {
+		t.Errorf("during an Update: limit %d, want %d", got, 100<<20+gcHeadroom)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("after: limit %d, want none", got)
+	}
+	debug.SetMemoryLimit(3 << 30) // GOMEMLIMIT=3GiB
+	ix.softMemoryLimit()()
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Errorf("a user's limit became %d", got)
 	}
 }
