@@ -28,19 +28,29 @@ const (
 	pruneAbsSlack = 1e-12
 )
 
-// Pruning reads a term's postings one at a time through cursors and
-// looks up the others' by galloping search, a few times the cost of a
-// posting in the exhaustive loop; it pays only when the postings are long
-// enough for most of them to be skipped. Measured on the 100k and 1M
-// SciFact-like files (BenchmarkOkapiFile/.../prune): below some tens of
-// thousands of postings both take well under a millisecond.
-const pruneMinPostings = 32768
+// Pruning reads the essential terms' postings through cursors and looks
+// the others up by galloping search, several times the cost of a posting
+// in the exhaustive loop, so it pays only when most postings are skipped.
+// Measured on the SciFact-like files of 100k and 1M passages with 300
+// SciFact claims (BenchmarkOkapiFile/file, each query's best of five):
+// pruning halves the time of queries whose postings number up to about
+// 1.5 per passage of the corpus, but queries of many fairly common terms,
+// beyond that, take up to twice as long pruned: their bounds, w·(k1+1)
+// for a term whose typical share is under half that, add up to far above
+// the k-th score, so nearly every passage is looked up term by term.
+// Below some tens of thousands of postings both take well under a
+// millisecond.
+const (
+	pruneMinPostings   = 32768
+	pruneMaxPerPassage = 1.5
+)
 
 // usePruning is the scoreAuto choice: a one-term query cannot skip a
-// posting (every passage holding the term may be among the best), and
-// short postings cost less to add up than to prune; a k near the number
-// of candidates keeps the threshold low, so nothing is skipped either.
-func usePruning(qs []fileQterm, k int) bool {
+// posting (every passage holding the term may be among the best); short
+// postings cost less to add up than to prune; a k near the number of
+// candidates keeps the threshold low, so nothing is skipped; and many
+// postings a passage mean bounds too loose to skip much (above).
+func usePruning(qs []fileQterm, k int, docs uint64) bool {
 	if len(qs) < 2 {
 		return false
 	}
@@ -49,7 +59,7 @@ func usePruning(qs []fileQterm, k int) bool {
 		total += uint64(qt.rec.df)
 		longest = max(longest, uint64(qt.rec.df))
 	}
-	return total >= pruneMinPostings && uint64(k)*16 <= longest
+	return total >= pruneMinPostings && float64(total) <= pruneMaxPerPassage*float64(docs) && uint64(k)*16 <= longest
 }
 
 // pruneSafe reports whether the bound ub = max(0, w·(k1+1)) holds for the
@@ -139,39 +149,75 @@ func (t *msTerm) seek(v *okView, d uint64) uint32 {
 // scoreCorpusPruned finds the same top k as scoreCorpus, the same
 // passages with the same scores to the bit, by MaxScore (Turtle & Flood,
 // 1995) over the postings read in passage order. Terms are ranked by their
-// upper bound; once the k kept are full, the longest prefix of weakest
-// terms whose bounds add up to less than the k-th score is non-essential:
-// a passage holding only those cannot enter, so only the other terms'
-// postings are walked, and the non-essential terms are looked up, strongest
-// first, for a candidate whose bound still reaches the k-th score.
+// upper bound; once the k-th score is known, the longest prefix of weakest
+// terms whose bounds add up to less than it is non-essential: a passage
+// holding only those cannot enter, so only the other terms' postings are
+// walked, and the non-essential terms are looked up, strongest first, for
+// a candidate whose bound still reaches the k-th score.
+//
+// Walking the passages in order, the k-th score rises slowly: the first k
+// passages met set it, whatever they hold. So a first pass scores only the
+// passages of the strongest (rarest) terms, where the best passages are
+// most likely found, and the k-th best of those is where the second pass,
+// over all the terms, starts its threshold: a real passage's score, so the
+// k-th of the whole corpus is at least as high.
 //
 // Ties: a passage is skipped only when its bound is strictly below the
-// k-th score, so every passage that could tie with it is scored and
+// threshold, so every passage that could tie with the k-th is scored and
 // fileTop orders it as the exhaustive search does.
 //
 // Bits: a survivor's score is the sum of its terms' okapiTerm, computed
 // from the same w, tf, norm and k1, added from 0 in query order, which is
 // the sum scoreCorpus accumulates for it term by term.
 func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *fileTop) error {
+	ms, err := f.newMaxScore(qs)
+	if err != nil {
+		return err
+	}
+	theta0 := math.Inf(-1)
+	if lo := ms.firstPassTerms(top.k); lo > 0 {
+		first := &fileTop{k: top.k}
+		if err := ms.run(ctx, slices.Clone(ms.ts), lo, theta0, first); err != nil {
+			return err
+		}
+		top.scored += first.scored
+		if len(first.h) == first.k {
+			theta0 = first.h[0].score
+		}
+	}
+	return ms.run(ctx, ms.ts, 0, theta0, top)
+}
+
+// maxScore is a pruned search's terms, weakest first, and their bounds.
+type maxScore struct {
+	v     *okView
+	k1    float64
+	ts    []msTerm
+	pre   []float64 // pre[j] bounds what ts[:j] can add to a passage's score
+	slack float64   // covers the rounding of sums in another order
+	total uint64    // postings of all the terms
+}
+
+func (f *OkapiFile) newMaxScore(qs []fileQterm) (*maxScore, error) {
 	v := &f.v
 	n := float64(v.h.docs)
 	floor := v.h.opt.Epsilon * v.h.meanIDF
 	k1 := v.h.opt.K1
 	m := len(qs)
-	ts := make([]msTerm, m)
-	slack := pruneAbsSlack
+	ms := &maxScore{v: v, k1: k1, ts: make([]msTerm, m), pre: make([]float64, m+1), slack: pruneAbsSlack}
 	for i, qt := range qs {
 		w := qt.count * flooredIDF(n, float64(qt.rec.df), floor)
 		ub := max(0, w*(k1+1)) * (1 + pruneRelSlack)
-		slack += pruneRelSlack * math.Abs(w) * (k1 + 1)
-		ts[i] = msTerm{qi: i, w: w, ub: ub, pos: qt.rec.start, end: qt.rec.start + uint64(qt.rec.df)}
-		if err := ts[i].at(v, msDone); err != nil {
-			return err
+		ms.slack += pruneRelSlack * math.Abs(w) * (k1 + 1)
+		ms.ts[i] = msTerm{qi: i, w: w, ub: ub, pos: qt.rec.start, end: qt.rec.start + uint64(qt.rec.df)}
+		ms.total += uint64(qt.rec.df)
+		if err := ms.ts[i].at(v, msDone); err != nil {
+			return nil, err
 		}
 	}
 	// Weakest first; among equal bounds the longer postings first, so
 	// they become non-essential first.
-	slices.SortStableFunc(ts, func(a, b msTerm) int {
+	slices.SortStableFunc(ms.ts, func(a, b msTerm) int {
 		if a.ub != b.ub {
 			if a.ub < b.ub {
 				return -1
@@ -180,15 +226,52 @@ func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *
 		}
 		return int(b.end-b.pos) - int(a.end-a.pos)
 	})
-	// pre[j] bounds what ts[:j] can add to a passage's score.
-	pre := make([]float64, m+1)
-	for j, t := range ts {
-		pre[j+1] = (pre[j] + t.ub) * (1 + pruneRelSlack)
+	for j, t := range ms.ts {
+		ms.pre[j+1] = (ms.pre[j] + t.ub) * (1 + pruneRelSlack)
 	}
+	return ms, nil
+}
+
+// firstPassTerms is where the first pass's terms start, ts[lo:]: the
+// strongest terms, enough of them to hold several times k passages, but
+// few enough that their postings are a small share of all; 0 for no first
+// pass.
+func (ms *maxScore) firstPassTerms(k int) int {
+	var n uint64
+	for lo := len(ms.ts) - 1; lo > 0; lo-- {
+		n += ms.ts[lo].end - ms.ts[lo].pos
+		if n > ms.total/firstPassShare {
+			return 0
+		}
+		if n >= uint64(k)*firstPassPerK {
+			return lo
+		}
+	}
+	return 0
+}
+
+// The first pass walks at most 1/firstPassShare of the postings and stops
+// adding terms once they hold firstPassPerK·k passages, enough for the
+// k-th best of them to be near the corpus's k-th.
+const (
+	firstPassShare = 8
+	firstPassPerK  = 16
+)
+
+// run is one MaxScore pass over ts, whose cursors it moves: passages are
+// taken from the postings of ts[lo:] only (the essential terms, fewer as
+// the threshold rises) in passage order, and the other terms looked up;
+// theta0 is a score the k-th is known to reach.
+func (ms *maxScore) run(ctx context.Context, ts []msTerm, lo int, theta0 float64, top *fileTop) error {
+	v, k1, pre, slack := ms.v, ms.k1, ms.pre, ms.slack
+	m := len(ts)
 	contrib := make([]float64, m) // by query order
 	has := make([]bool, m)
-	theta := math.Inf(-1) // the k-th score once k are kept
-	ne := 0               // ts[:ne] are non-essential
+	theta := theta0 // the threshold: max(theta0, the k-th kept)
+	ne := lo        // ts[:ne] are non-essential
+	for ne < m && pre[ne+1]+slack < theta {
+		ne++
+	}
 	for steps := 0; ; steps++ {
 		if steps&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -219,7 +302,7 @@ func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *
 				return err
 			}
 		}
-		if !f.completeCandidate(ts, pre, ne, d, norm, partial, slack, theta, contrib, has) {
+		if !ms.complete(ts[:ne], d, norm, partial, theta, contrib, has) {
 			continue
 		}
 		s := 0.0
@@ -230,7 +313,7 @@ func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *
 		}
 		top.scored++
 		top.offer(fileHit{s, uint32(d)})
-		if len(top.h) == top.k {
+		if len(top.h) == top.k && top.h[0].score > theta {
 			theta = top.h[0].score
 			for ne < m && pre[ne+1]+slack < theta {
 				ne++
@@ -239,23 +322,21 @@ func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *
 	}
 }
 
-// completeCandidate looks up passage d in the non-essential terms,
-// strongest first, stopping as soon as what it has found plus what the
-// terms left could add falls strictly below theta (false: d cannot enter
-// the top k). The terms found go into contrib and has.
-func (f *OkapiFile) completeCandidate(ts []msTerm, pre []float64, ne int, d uint64, norm, partial, slack, theta float64, contrib []float64, has []bool) bool {
-	v := &f.v
-	k1 := v.h.opt.K1
-	for j := ne - 1; j >= 0; j-- {
-		if partial+pre[j+1]+slack < theta {
+// complete looks up passage d in the non-essential terms ts, strongest
+// first, stopping as soon as what it has found plus what the terms left
+// could add falls strictly below theta (false: d cannot enter the top k).
+// The terms found go into contrib and has, by query order.
+func (ms *maxScore) complete(ts []msTerm, d uint64, norm, partial, theta float64, contrib []float64, has []bool) bool {
+	for j := len(ts) - 1; j >= 0; j-- {
+		if partial+ms.pre[j+1]+ms.slack < theta {
 			return false
 		}
 		t := &ts[j]
-		if tf := t.seek(v, d); t.doc == d {
-			c := okapiTerm(t.w, float64(tf), norm, k1)
+		if tf := t.seek(ms.v, d); t.doc == d {
+			c := okapiTerm(t.w, float64(tf), norm, ms.k1)
 			contrib[t.qi], has[t.qi] = c, true
 			partial += c
 		}
 	}
-	return partial+slack >= theta
+	return partial+ms.slack >= theta
 }

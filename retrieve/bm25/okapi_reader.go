@@ -252,7 +252,7 @@ func (f *OkapiFile) search(ctx context.Context, q retrieve.Query, terms []string
 		}
 	} else if len(qs) > 0 && v.h.docs > 0 {
 		score := f.scoreCorpus
-		if mode != scoreExhaustive && pruneSafe(v.h.opt.K1, v.h.opt.B) && (mode == scorePruned || usePruning(qs, q.K)) {
+		if mode != scoreExhaustive && pruneSafe(v.h.opt.K1, v.h.opt.B) && (mode == scorePruned || usePruning(qs, q.K, v.h.docs)) {
 			score = f.scoreCorpusPruned
 		}
 		if err := score(ctx, qs, top); err != nil {
