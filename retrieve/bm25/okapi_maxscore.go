@@ -15,7 +15,7 @@ type scoreMode int
 const (
 	scoreAuto       scoreMode = iota // pruned when it pays (usePruning)
 	scoreExhaustive                  // every posting of every query term
-	scorePruned                      // MaxScore whenever it is safe
+	scorePruned                      // pruned whenever it is safe (pruneSafe)
 )
 
 // Bounds are inflated so that floating-point rounding (of the terms, of
@@ -28,21 +28,18 @@ const (
 	pruneAbsSlack = 1e-12
 )
 
-// Pruning reads the essential terms' postings through cursors and looks
-// the others up by galloping search, several times the cost of a posting
-// in the exhaustive loop, so it pays only when most postings are skipped.
-// Measured on the SciFact-like files of 100k and 1M passages with 300
-// SciFact claims (BenchmarkOkapiFile/file, each query's best of five):
-// pruning halves the time of queries whose postings number up to about
-// 1.5 per passage of the corpus, but queries of many fairly common terms,
-// beyond that, take up to twice as long pruned: their bounds, w·(k1+1)
-// for a term whose typical share is under half that, add up to far above
-// the k-th score, so nearly every passage is looked up term by term.
-// Below some tens of thousands of postings both take well under a
-// millisecond.
+// When pruning pays, measured on the SciFact-like files of 100k and 1M
+// passages with 300 SciFact claims, each query's best of five: it takes
+// half the time or less of queries whose postings number up to about two a
+// passage of the corpus, but up to twice as long for queries of many
+// common terms beyond that. Their bounds, w·(k1+1) for terms whose typical
+// share is under half that, add up to far above the k-th score, so that
+// nearly every passage stays a candidate to the end and the passes over
+// the candidates are extra work. Below some tens of thousands of postings
+// both take well under a millisecond.
 const (
 	pruneMinPostings   = 32768
-	pruneMaxPerPassage = 1.5
+	pruneMaxPerPassage = 2
 )
 
 // usePruning is the scoreAuto choice: a one-term query cannot skip a
@@ -64,279 +61,296 @@ func usePruning(qs []fileQterm, k int, docs uint64) bool {
 
 // pruneSafe reports whether the bound ub = max(0, w·(k1+1)) holds for the
 // file's parameters: okapiTerm(w, tf, norm, k1) = w·(k1+1)·tf/(tf+norm)
-// is at most w·(k1+1) when w ≥ 0 and at most 0 when w < 0 as long as
-// k1 ≥ 0 and norm = k1·(1 − b + b·|d|/avgdl) ≥ 0, that is 0 ≤ b ≤ 1.
+// is at most w·(k1+1) when w ≥ 0, and at most 0 (at least w·(k1+1)) when
+// w < 0, as long as k1 ≥ 0 and norm = k1·(1 − b + b·|d|/avgdl) ≥ 0, that
+// is 0 ≤ b ≤ 1.
 func pruneSafe(k1, b float64) bool {
 	return k1 >= 0 && b >= 0 && b <= 1 && !math.IsInf(k1, 0)
 }
 
-// msTerm is one query term's cursor in a MaxScore search.
+// msTerm is one query term of a pruned search.
 type msTerm struct {
-	qi       int     // the term's place in query order
-	w, ub    float64 // weight (count × floored idf) and inflated upper bound
-	pos, end uint64  // the next posting and the end of the term's postings
-	doc      uint64  // the passage at pos; msDone when the postings are spent
+	w, ub      float64 // weight (count × floored idf) and inflated upper bound
+	start, end uint64  // the term's postings
 }
 
-const msDone = math.MaxUint64
-
-// at loads the cursor's passage, checking the order the exhaustive loop
-// checks: postings strictly increasing and within the passages.
-func (t *msTerm) at(v *okView, prev uint64) error {
-	if t.pos >= t.end {
-		t.doc = msDone
-		return nil
+// scoreCorpusPruned finds the same top k as scoreCorpus, the same passages
+// with the same scores to the bit, adding up the terms one at a time like
+// scoreCorpus (a tight loop over each term's postings) but rarest first,
+// and pruning in the manner of Turtle & Flood's (1995) term-at-a-time
+// MaxScore:
+//
+//   - while the terms not yet added could lift a passage none of the
+//     added terms holds into the top k, every posting is added;
+//   - once they cannot (their bounds add up to less than the k-th best
+//     lower bound of the passages met), the passages met are the only
+//     candidates: the terms left are added to them alone (galloping to
+//     them once they are few), and a candidate is dropped as soon as what
+//     it has plus what the terms left could add falls strictly below that
+//     k-th lower bound;
+//   - the candidates within rounding of the k-th at the end are scored
+//     again in query order, each term's tf found by binary search, which
+//     gives scoreCorpus's sums to the bit.
+//
+// Ties: a passage is dropped only when it is sure to score strictly below
+// the k-th, so every passage that could tie with it is offered and
+// fileTop orders it as the exhaustive search does.
+//
+// Rarest first, not strongest: a very common term, its negative idf
+// floored at a fraction of the mean idf, can bound higher than rarer
+// ones, but adding it early would make nearly every passage a candidate.
+func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *fileTop) error {
+	v := &f.v
+	k1 := v.h.opt.K1
+	ts, w, slack := pruneTerms(v, qs)
+	m := len(ts)
+	// For the terms ts[:j] (added last): pre[j] bounds what they can add
+	// to a passage from above, lo[j] from below (negative weights), and
+	// rest[j] counts their postings.
+	pre, lo, rest := make([]float64, m+1), make([]float64, m+1), make([]uint64, m+1)
+	for j, t := range ts {
+		pre[j+1] = (pre[j] + t.ub) * (1 + pruneRelSlack)
+		lo[j+1] = lo[j] + min(0, t.w*(k1+1))*(1+pruneRelSlack)
+		rest[j+1] = rest[j] + (t.end - t.start)
 	}
-	d, _ := v.posting(t.pos)
-	if uint64(d) >= v.h.docs || (prev != msDone && uint64(d) <= prev) {
-		return fmt.Errorf("%w: postings out of order", ErrCorruptOkapi)
+	sc, _ := fileScratchPool.Get().(*fileScratch)
+	if sc == nil || uint64(len(sc.scores)) < v.h.docs {
+		sc = &fileScratch{scores: make([]float64, v.h.docs), seen: make([]bool, v.h.docs)}
 	}
-	t.doc = uint64(d)
+	defer fileScratchPool.Put(sc)
+	// seen marks the passages met, then the candidates left.
+	scores, seen, touched := sc.scores, sc.seen, sc.touched[:0]
+	defer func() {
+		for _, d := range touched {
+			scores[d], seen[d] = 0, false
+		}
+		sc.touched = touched[:0]
+	}()
+	j, theta := m, math.Inf(-1)
+	for ; j > 0; j-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		if touched, err = addAll(v, &ts[j-1], scores, seen, touched); err != nil {
+			return err
+		}
+		// Try the switch when the postings left are worth a few passes
+		// over the passages met: are k of them sure to beat any passage
+		// not met, and would most of the others be dropped? Candidates
+		// of nearly all the passages met would cost a pass after each
+		// term left and save nothing.
+		if j-1 > 0 && len(touched) >= top.k && rest[j-1] >= uint64(len(touched)) &&
+			countAtLeast(touched, scores, pre[j-1]+slack-lo[j-1], top.k) >= top.k {
+			th := kthLargest(touched, scores, lo[j-1], top.k) - slack
+			if 4*countAtLeast(touched, scores, th-pre[j-1]-slack, len(touched)) <= len(touched) {
+				theta = th
+				j--
+				break
+			}
+		}
+	}
+	cands := touched
+	if j > 0 { // switched: the candidates are those that can reach theta
+		cands = make([]uint32, 0, len(touched)/4+1)
+		for _, d := range touched {
+			if scores[d]+pre[j]+slack >= theta {
+				cands = append(cands, d)
+			} else {
+				seen[d] = false
+			}
+		}
+	}
+	sorted := false
+	for ; j > 0; j-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t := &ts[j-1]
+		if uint64(len(cands))*8 < t.end-t.start {
+			if !sorted {
+				slices.Sort(cands)
+				sorted = true
+			}
+			addGalloping(v, t, cands, scores)
+		} else {
+			addSeen(v, t, scores, seen)
+		}
+		kept := cands[:0]
+		for _, d := range cands {
+			if scores[d]+pre[j-1]+slack >= theta {
+				kept = append(kept, d)
+			} else {
+				seen[d] = false
+			}
+		}
+		cands = kept
+	}
+	// Every term added: the k-th best is known up to rounding.
+	if len(cands) >= top.k {
+		theta = max(theta, kthLargest(cands, scores, 0, top.k)-slack)
+	}
+	for _, d := range cands {
+		if scores[d]+slack < theta {
+			continue
+		}
+		top.scored++
+		top.offer(fileHit{exactScore(v, qs, w, d), d})
+	}
 	return nil
 }
 
-// seek moves a non-essential term's cursor to its first posting at or
-// after passage d, galloping then bisecting: candidates come in
-// increasing order, so the cursor never goes back and the steps are
-// short where the term is common. It returns the tf at d, 0 if absent.
-func (t *msTerm) seek(v *okView, d uint64) uint32 {
-	if t.doc == msDone {
-		return 0
+// pruneTerms is the query's terms, most postings first, their weights by
+// query order, and the slack that covers rounding for them.
+func pruneTerms(v *okView, qs []fileQterm) (ts []msTerm, w []float64, slack float64) {
+	n := float64(v.h.docs)
+	floor := v.h.opt.Epsilon * v.h.meanIDF
+	k1 := v.h.opt.K1
+	ts, w, slack = make([]msTerm, len(qs)), make([]float64, len(qs)), pruneAbsSlack
+	for i, qt := range qs {
+		// scoreCorpus's weight, computed the same way: the same bits.
+		w[i] = qt.count * flooredIDF(n, float64(qt.rec.df), floor)
+		ub := max(0, w[i]*(k1+1)) * (1 + pruneRelSlack)
+		slack += pruneRelSlack * math.Abs(w[i]) * (k1 + 1)
+		ts[i] = msTerm{w: w[i], ub: ub, start: qt.rec.start, end: qt.rec.start + uint64(qt.rec.df)}
 	}
-	if t.doc >= d {
-		if t.doc == d {
-			_, tf := v.posting(t.pos)
-			return tf
+	slices.SortStableFunc(ts, func(a, b msTerm) int { return int(b.end-b.start) - int(a.end-a.start) })
+	return ts, w, slack
+}
+
+// addAll adds every posting of t, checking the order as scoreCorpus does.
+func addAll(v *okView, t *msTerm, scores []float64, seen []bool, touched []uint32) ([]uint32, error) {
+	k1 := v.h.opt.K1
+	prev := int64(-1)
+	for k := t.start; k < t.end; k++ {
+		d, tf := v.posting(k)
+		if int64(d) <= prev || uint64(d) >= v.h.docs {
+			return touched, fmt.Errorf("%w: postings out of order", ErrCorruptOkapi)
 		}
-		return 0
+		prev = int64(d)
+		if !seen[d] {
+			seen[d] = true
+			touched = append(touched, d)
+		}
+		scores[d] += okapiTerm(t.w, float64(tf), v.norm(d), k1)
 	}
-	lo, step := t.pos, uint64(1)
-	var hi uint64
-	for {
-		hi = lo + step
-		if hi >= t.end {
-			hi = t.end
+	return touched, nil
+}
+
+// addSeen adds the postings of t whose passage is still a candidate.
+func addSeen(v *okView, t *msTerm, scores []float64, seen []bool) {
+	k1 := v.h.opt.K1
+	for k := t.start; k < t.end; k++ {
+		if d, tf := v.posting(k); uint64(d) < v.h.docs && seen[d] {
+			scores[d] += okapiTerm(t.w, float64(tf), v.norm(d), k1)
+		}
+	}
+}
+
+// addGalloping adds t's share to each candidate (sorted) it holds,
+// galloping along its postings: fewer reads than walking them all when
+// the candidates are few.
+func addGalloping(v *okView, t *msTerm, cands []uint32, scores []float64) {
+	k1 := v.h.opt.K1
+	a := t.start
+	for _, d := range cands {
+		k, ok := gallop(v, a, t.end, d)
+		a = k
+		if ok {
+			_, tf := v.posting(k)
+			scores[d] += okapiTerm(t.w, float64(tf), v.norm(d), k1)
+		}
+	}
+}
+
+// gallop is the first posting at or after passage d in [lo, hi), sorted,
+// found by doubling steps from lo then bisecting, and whether it is d's.
+func gallop(v *okView, lo, hi uint64, d uint32) (uint64, bool) {
+	end := hi
+	for step := uint64(1); lo+step < hi; step *= 2 {
+		if pd, _ := v.posting(lo + step); pd >= d {
+			hi = lo + step + 1
 			break
 		}
-		if pd, _ := v.posting(hi); uint64(pd) >= d {
-			break
-		}
-		lo, step = hi, step*2
+		lo += step
 	}
-	// postings[lo] < d (or lo is the old position, already below d);
-	// postings[hi] >= d or hi = end.
 	for lo < hi {
 		mid := lo + (hi-lo)/2
-		if pd, _ := v.posting(mid); uint64(pd) < d {
+		if pd, _ := v.posting(mid); pd < d {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	t.pos = lo
-	if lo >= t.end {
-		t.doc = msDone
-		return 0
+	if lo >= end {
+		return lo, false
 	}
-	pd, tf := v.posting(lo)
-	t.doc = uint64(pd)
-	if t.doc != d {
-		return 0
-	}
-	return tf
+	pd, _ := v.posting(lo)
+	return lo, pd == d
 }
 
-// scoreCorpusPruned finds the same top k as scoreCorpus, the same
-// passages with the same scores to the bit, by MaxScore (Turtle & Flood,
-// 1995) over the postings read in passage order. Terms are ranked by their
-// upper bound; once the k-th score is known, the longest prefix of weakest
-// terms whose bounds add up to less than it is non-essential: a passage
-// holding only those cannot enter, so only the other terms' postings are
-// walked, and the non-essential terms are looked up, strongest first, for
-// a candidate whose bound still reaches the k-th score.
-//
-// Walking the passages in order, the k-th score rises slowly: the first k
-// passages met set it, whatever they hold. So a first pass scores only the
-// passages of the strongest (rarest) terms, where the best passages are
-// most likely found, and the k-th best of those is where the second pass,
-// over all the terms, starts its threshold: a real passage's score, so the
-// k-th of the whole corpus is at least as high.
-//
-// Ties: a passage is skipped only when its bound is strictly below the
-// threshold, so every passage that could tie with the k-th is scored and
-// fileTop orders it as the exhaustive search does.
-//
-// Bits: a survivor's score is the sum of its terms' okapiTerm, computed
-// from the same w, tf, norm and k1, added from 0 in query order, which is
-// the sum scoreCorpus accumulates for it term by term.
-func (f *OkapiFile) scoreCorpusPruned(ctx context.Context, qs []fileQterm, top *fileTop) error {
-	ms, err := f.newMaxScore(qs)
-	if err != nil {
-		return err
-	}
-	theta0 := math.Inf(-1)
-	if lo := ms.firstPassTerms(top.k); lo > 0 {
-		first := &fileTop{k: top.k}
-		if err := ms.run(ctx, slices.Clone(ms.ts), lo, theta0, first); err != nil {
-			return err
-		}
-		top.scored += first.scored
-		if len(first.h) == first.k {
-			theta0 = first.h[0].score
-		}
-	}
-	return ms.run(ctx, ms.ts, 0, theta0, top)
-}
-
-// maxScore is a pruned search's terms, weakest first, and their bounds.
-type maxScore struct {
-	v     *okView
-	k1    float64
-	ts    []msTerm
-	pre   []float64 // pre[j] bounds what ts[:j] can add to a passage's score
-	slack float64   // covers the rounding of sums in another order
-	total uint64    // postings of all the terms
-}
-
-func (f *OkapiFile) newMaxScore(qs []fileQterm) (*maxScore, error) {
-	v := &f.v
-	n := float64(v.h.docs)
-	floor := v.h.opt.Epsilon * v.h.meanIDF
-	k1 := v.h.opt.K1
-	m := len(qs)
-	ms := &maxScore{v: v, k1: k1, ts: make([]msTerm, m), pre: make([]float64, m+1), slack: pruneAbsSlack}
+// exactScore is passage d's score as scoreCorpus adds it up: each term's
+// share in query order, from 0, its tf found by binary search.
+func exactScore(v *okView, qs []fileQterm, w []float64, d uint32) float64 {
+	norm := v.norm(d)
+	s := 0.0
 	for i, qt := range qs {
-		w := qt.count * flooredIDF(n, float64(qt.rec.df), floor)
-		ub := max(0, w*(k1+1)) * (1 + pruneRelSlack)
-		ms.slack += pruneRelSlack * math.Abs(w) * (k1 + 1)
-		ms.ts[i] = msTerm{qi: i, w: w, ub: ub, pos: qt.rec.start, end: qt.rec.start + uint64(qt.rec.df)}
-		ms.total += uint64(qt.rec.df)
-		if err := ms.ts[i].at(v, msDone); err != nil {
-			return nil, err
-		}
-	}
-	// Weakest first; among equal bounds the longer postings first, so
-	// they become non-essential first.
-	slices.SortStableFunc(ms.ts, func(a, b msTerm) int {
-		if a.ub != b.ub {
-			if a.ub < b.ub {
-				return -1
-			}
-			return 1
-		}
-		return int(b.end-b.pos) - int(a.end-a.pos)
-	})
-	for j, t := range ms.ts {
-		ms.pre[j+1] = (ms.pre[j] + t.ub) * (1 + pruneRelSlack)
-	}
-	return ms, nil
-}
-
-// firstPassTerms is where the first pass's terms start, ts[lo:]: the
-// strongest terms, enough of them to hold several times k passages, but
-// few enough that their postings are a small share of all; 0 for no first
-// pass.
-func (ms *maxScore) firstPassTerms(k int) int {
-	var n uint64
-	for lo := len(ms.ts) - 1; lo > 0; lo-- {
-		n += ms.ts[lo].end - ms.ts[lo].pos
-		if n > ms.total/firstPassShare {
-			return 0
-		}
-		if n >= uint64(k)*firstPassPerK {
-			return lo
-		}
-	}
-	return 0
-}
-
-// The first pass walks at most 1/firstPassShare of the postings and stops
-// adding terms once they hold firstPassPerK·k passages, enough for the
-// k-th best of them to be near the corpus's k-th.
-const (
-	firstPassShare = 8
-	firstPassPerK  = 16
-)
-
-// run is one MaxScore pass over ts, whose cursors it moves: passages are
-// taken from the postings of ts[lo:] only (the essential terms, fewer as
-// the threshold rises) in passage order, and the other terms looked up;
-// theta0 is a score the k-th is known to reach.
-func (ms *maxScore) run(ctx context.Context, ts []msTerm, lo int, theta0 float64, top *fileTop) error {
-	v, k1, pre, slack := ms.v, ms.k1, ms.pre, ms.slack
-	m := len(ts)
-	contrib := make([]float64, m) // by query order
-	has := make([]bool, m)
-	theta := theta0 // the threshold: max(theta0, the k-th kept)
-	ne := lo        // ts[:ne] are non-essential
-	for ne < m && pre[ne+1]+slack < theta {
-		ne++
-	}
-	for steps := 0; ; steps++ {
-		if steps&0xffff == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		d := uint64(msDone)
-		for j := ne; j < m; j++ {
-			d = min(d, ts[j].doc)
-		}
-		if d == msDone {
-			return nil
-		}
-		clear(has)
-		norm := v.norm(uint32(d))
-		partial := 0.0
-		for j := ne; j < m; j++ {
-			t := &ts[j]
-			if t.doc != d {
-				continue
-			}
-			_, tf := v.posting(t.pos)
-			c := okapiTerm(t.w, float64(tf), norm, k1)
-			contrib[t.qi], has[t.qi] = c, true
-			partial += c
-			t.pos++
-			if err := t.at(v, d); err != nil {
-				return err
-			}
-		}
-		if !ms.complete(ts[:ne], d, norm, partial, theta, contrib, has) {
+		k := v.lowerBound(qt.rec, d)
+		if k >= qt.rec.start+uint64(qt.rec.df) {
 			continue
 		}
-		s := 0.0
-		for i := range m {
-			if has[i] {
-				s += contrib[i]
-			}
-		}
-		top.scored++
-		top.offer(fileHit{s, uint32(d)})
-		if len(top.h) == top.k && top.h[0].score > theta {
-			theta = top.h[0].score
-			for ne < m && pre[ne+1]+slack < theta {
-				ne++
-			}
+		if pd, tf := v.posting(k); pd == d {
+			s += okapiTerm(w[i], float64(tf), norm, v.h.opt.K1)
 		}
 	}
+	return s
 }
 
-// complete looks up passage d in the non-essential terms ts, strongest
-// first, stopping as soon as what it has found plus what the terms left
-// could add falls strictly below theta (false: d cannot enter the top k).
-// The terms found go into contrib and has, by query order.
-func (ms *maxScore) complete(ts []msTerm, d uint64, norm, partial, theta float64, contrib []float64, has []bool) bool {
-	for j := len(ts) - 1; j >= 0; j-- {
-		if partial+ms.pre[j+1]+ms.slack < theta {
-			return false
-		}
-		t := &ts[j]
-		if tf := t.seek(ms.v, d); t.doc == d {
-			c := okapiTerm(t.w, float64(tf), norm, ms.k1)
-			contrib[t.qi], has[t.qi] = c, true
-			partial += c
+// countAtLeast is how many of the passages ds score at least bound,
+// counting no further than limit.
+func countAtLeast(ds []uint32, scores []float64, bound float64, limit int) int {
+	n := 0
+	for _, d := range ds {
+		if scores[d] >= bound {
+			if n++; n >= limit {
+				break
+			}
 		}
 	}
-	return partial+ms.slack >= theta
+	return n
+}
+
+// kthLargest is the k-th largest of scores[d]+low over ds (len(ds) >= k),
+// kept in a min-heap of k.
+func kthLargest(ds []uint32, scores []float64, low float64, k int) float64 {
+	h := make([]float64, 0, k)
+	for _, d := range ds {
+		x := scores[d] + low
+		if len(h) < k {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
+				h[(i-1)/2], h[i] = h[i], h[(i-1)/2]
+			}
+			continue
+		}
+		if x <= h[0] {
+			continue
+		}
+		h[0] = x
+		for i := 0; ; {
+			s, l, r := i, 2*i+1, 2*i+2
+			if l < k && h[l] < h[s] {
+				s = l
+			}
+			if r < k && h[r] < h[s] {
+				s = r
+			}
+			if s == i {
+				break
+			}
+			h[i], h[s] = h[s], h[i]
+			i = s
+		}
+	}
+	return h[0]
 }
