@@ -32,15 +32,17 @@ const (
 // passages with 300 SciFact claims, each query's best of five, against
 // scoreCorpus: queries whose postings number up to about two a passage of
 // the corpus take a third less time pruned or better (p50 at 1M 5.1 ms
-// against 7.3), but queries of many common terms beyond that take up to
-// twice as long. Their bounds, w·(k1+1) for terms whose typical share is
-// under half that, add up to far above the k-th score, so that nearly
-// every passage stays a candidate to the end and the passes over the
-// candidates are extra work. Below some tens of thousands of postings
-// both take well under a millisecond.
+// against 7.3 with pruning up to two a passage), but queries of many
+// common terms beyond that take up to twice as long. Their bounds,
+// w·(k1+1) for terms whose typical share is under half that, add up to far
+// above the k-th score, so that nearly every passage stays a candidate to
+// the end and the passes over the candidates are extra work. The limit is
+// kept at 1.5, a margin for the slowest queries, whose times pruned vary
+// more under load from other processes. Below some tens of thousands of
+// postings both take well under a millisecond.
 const (
 	pruneMinPostings   = 32768
-	pruneMaxPerPassage = 2
+	pruneMaxPerPassage = 1.5
 )
 
 // usePruning is the scoreAuto choice: a one-term query cannot skip a
