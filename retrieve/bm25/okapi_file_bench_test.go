@@ -34,12 +34,25 @@ import (
 //     every 10 ms, less the SciFact text both cut passages from), peak
 //     heap live after a GC (the same, without garbage awaiting collection)
 //     and peak RSS of each, and their ratios;
+//
 //   - open: a fresh child process opens each file and runs one corpus-wide
 //     query: time, peak RSS and heap after, and the gob/file ratios;
+//
 //   - query: p50 and p99 latency of SciFact's queries over the corpus and
 //     within one paper, after one untimed pass, the file against the gob
 //     Okapi loaded with its corpus-wide postings prepared (same hits
 //     checked), and the ratios.
+//
+//   - prune: p50 and p99 latency of SciFact's queries over the corpus
+//     (k=10) on the file, pruned (Search, which prunes when it pays)
+//     against exhaustive and against pruning forced on every query
+//     (same hits checked), and the exhaustive/pruned ratios; and the
+//     same percentiles of each query's best of its rounds, which load
+//     from other processes disturbs least.
+//
+// PAPERLENS_OKAPI_FILE=/path/okapi.idx runs only the prune case on that
+// file (read, never written), with the queries of PAPERLENS_OKAPI_QUERIES
+// (JSON lines with a "query" field) if set, else SciFact's.
 //
 // Sizes are 10,000 and 100,000 passages; PAPERLENS_OKAPI_BENCH_SIZES=
 // 10000,1000000 replaces them, and -bench 'OkapiFile/N=1000000' selects
@@ -48,6 +61,10 @@ import (
 //
 //	go test ./retrieve/bm25 -run '^$' -bench OkapiFile -benchtime 1x
 func BenchmarkOkapiFile(b *testing.B) {
+	if path := os.Getenv(okapiFileEnvVar); path != "" {
+		b.Run("file", func(b *testing.B) { benchPrune(b, path, benchPruneQueries(b)) })
+		return
+	}
 	for _, n := range okapiBenchSizes(b) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			env := okapiFileEnv(b, n)
@@ -93,6 +110,9 @@ func BenchmarkOkapiFile(b *testing.B) {
 				b.ReportMetric(f.HeapMB, "file-heap-MB")
 				b.ReportMetric(g.HeapMB, "gob-heap-MB")
 			})
+			b.Run("prune", func(b *testing.B) {
+				benchPrune(b, env.file, sciQueryTexts)
+			})
 			b.Run("query", func(b *testing.B) {
 				if env.gob == "" {
 					b.Skipf("%s=1: no gob to compare with", noGobEnvVar)
@@ -108,6 +128,8 @@ const (
 	benchSizesEnvVar  = "PAPERLENS_OKAPI_BENCH_SIZES"
 	benchBudgetEnvVar = "PAPERLENS_OKAPI_BENCH_BUDGET"
 	noGobEnvVar       = "PAPERLENS_OKAPI_BENCH_NOGOB"
+	okapiFileEnvVar   = "PAPERLENS_OKAPI_FILE"
+	okapiQueryEnvVar  = "PAPERLENS_OKAPI_QUERIES"
 	sciPaperSize      = 50
 	sciQueryRounds    = 3
 )
@@ -497,4 +519,113 @@ func benchFileQueries(b *testing.B, env *okapiBenchEnv) {
 		b.ReportMetric(g99, "gob-"+mode+"-p99-ms")
 		b.ReportMetric(f99/g99, "file/gob-"+mode+"-p99")
 	}
+}
+
+// benchPruneQueries are the queries of PAPERLENS_OKAPI_QUERIES, or
+// SciFact's.
+func benchPruneQueries(b *testing.B) []string {
+	path := os.Getenv(okapiQueryEnvVar)
+	if path == "" {
+		loadSciWords(b)
+		return sciQueryTexts
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fh.Close()
+	var qs []string
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r struct {
+			Query string `json:"query"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		qs = append(qs, r.Query)
+	}
+	if err := sc.Err(); err != nil || len(qs) == 0 {
+		b.Fatalf("%s: %d queries, %v", path, len(qs), err)
+	}
+	return qs
+}
+
+// benchPrune times corpus-wide k=10 searches of the file at path in the
+// three modes, interleaved query by query (who goes first rotating) so
+// that load from other processes falls on all alike, after one untimed
+// pass that faults the file's pages in; every mode must find the same.
+func benchPrune(b *testing.B, path string, texts []string) {
+	f, err := OpenOkapiFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	ctx := context.Background()
+	modes := []scoreMode{scoreAuto, scoreExhaustive, scorePruned}
+	var qs []retrieve.Query
+	for _, t := range texts {
+		q := retrieve.Query{Text: t, K: 10}
+		if _, err := f.searchMode(ctx, q, scoreExhaustive, nil); err == nil {
+			qs = append(qs, q) // not a query of stop words only
+		}
+	}
+	for _, q := range qs {
+		for _, m := range modes[1:] {
+			f.searchMode(ctx, q, m, nil)
+		}
+	}
+	lat := make([][]time.Duration, len(modes))
+	// best[m][i] is query i's fastest round in mode m: percentiles of
+	// those are what other processes' load disturbs least.
+	best := make([][]time.Duration, len(modes))
+	for m := range best {
+		best[m] = make([]time.Duration, len(qs))
+		for i := range best[m] {
+			best[m][i] = time.Hour
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for round := range sciQueryRounds {
+			for i, q := range qs {
+				var hits [3][]retrieve.Hit
+				for j := range modes {
+					m := (i + round + j) % len(modes)
+					start := time.Now()
+					h, err := f.searchMode(ctx, q, modes[m], nil)
+					d := time.Since(start)
+					lat[m] = append(lat[m], d)
+					best[m][i] = min(best[m][i], d)
+					if err != nil {
+						b.Fatal(err)
+					}
+					hits[m] = h
+				}
+				if !reflect.DeepEqual(hits[0], hits[1]) || !reflect.DeepEqual(hits[2], hits[1]) {
+					b.Fatalf("%+v: pruned %v, forced %v, exhaustive %v", q, hitIDs(hits[0]), hitIDs(hits[2]), hitIDs(hits[1]))
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	p50, p99 := percentiles(lat[0])
+	e50, e99 := percentiles(lat[1])
+	f50, f99 := percentiles(lat[2])
+	b.ReportMetric(float64(len(qs)), "queries")
+	b.ReportMetric(p50, "pruned-p50-ms")
+	b.ReportMetric(p99, "pruned-p99-ms")
+	b.ReportMetric(e50, "exhaustive-p50-ms")
+	b.ReportMetric(e99, "exhaustive-p99-ms")
+	b.ReportMetric(f50, "forced-p50-ms")
+	b.ReportMetric(f99, "forced-p99-ms")
+	b.ReportMetric(e50/p50, "exhaustive/pruned-p50")
+	b.ReportMetric(e99/p99, "exhaustive/pruned-p99")
+	bp50, bp99 := percentiles(best[0])
+	be50, be99 := percentiles(best[1])
+	b.ReportMetric(bp50, "pruned-best-p50-ms")
+	b.ReportMetric(bp99, "pruned-best-p99-ms")
+	b.ReportMetric(be50, "exhaustive-best-p50-ms")
+	b.ReportMetric(be99, "exhaustive-best-p99-ms")
 }
