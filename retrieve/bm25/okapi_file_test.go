@@ -263,4 +263,11 @@ func TestOkapiFileMatchesOkapiSciFact(t *testing.T) {
 	if n := checkParity(t, mem, file, queries[:120], sample); n < 12000 {
 		t.Fatalf("only %d hits compared", n)
 	}
+	// The same file pruned: the exhaustive hits to the bit, for fewer
+	// passages scored (one SciFact build serves both checks).
+	e, p := checkPruned(t, file, pruneQueries(t, file, queries[:120], false))
+	t.Logf("exhaustive scored %d passages, pruned %d", e, p)
+	if 2*p >= e {
+		t.Errorf("pruning scored %d passages, exhaustive %d: too little pruned", p, e)
+	}
 }

@@ -122,22 +122,6 @@ func TestOkapiFilePrunedMatchesExhaustive(t *testing.T) {
 	}
 }
 
-// The same on BEIR SciFact's 21,060 passages with 120 of its queries.
-func TestOkapiFilePrunedMatchesExhaustiveSciFact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SciFact takes a few seconds")
-	}
-	ps, queries := sciFactPassages(t)
-	path := filepath.Join(t.TempDir(), "scifact.okapi")
-	writeOkapiFile(t, path, ps, OkapiOptions{}, 1<<30, 3)
-	f := openOkapiFile(t, path)
-	e, p := checkPruned(t, f, pruneQueries(t, f, queries[:120], false))
-	t.Logf("exhaustive scored %d passages, pruned %d", e, p)
-	if 2*p >= e {
-		t.Errorf("pruning scored %d passages, exhaustive %d: too little pruned", p, e)
-	}
-}
-
 // Passages whose scores tie at the k-th place: copies of one text in
 // papers of increasing id, behind a few passages that score higher. The
 // pruned search must keep the copies of the lowest passage numbers, as the
