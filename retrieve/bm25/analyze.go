@@ -69,6 +69,18 @@ func analyze(a analysis.Analyzer, text string) []string {
 	return analyzedTerms(a.Analyze([]byte(text)))
 }
 
+// Terms is the analysis every BM25 index of paperlens applies to text
+// (AnalyzerName, TokenizerAnalyzer): its non-empty terms in order,
+// repeats kept. Indexes outside this package (the sparse store's term
+// ids) call it, so that one analyzer serves them all.
+func Terms(text string) ([]string, error) {
+	a, err := textAnalyzer()
+	if err != nil {
+		return nil, err
+	}
+	return analyze(a, text), nil
+}
+
 // analyzedTerms are the non-empty terms of ts, in order.
 func analyzedTerms(ts analysis.TokenStream) []string {
 	out := make([]string, 0, len(ts))

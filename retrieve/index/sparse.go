@@ -8,10 +8,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
-	"sync"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/google/renameio/v2"
 
 	"github.com/paperlens/paperlens/corpus"
@@ -92,34 +89,10 @@ func SparseWeights(counts []float32, avgdl float64) {
 	}
 }
 
-var (
-	sparseAnalyzerOnce sync.Once
-	sparseAnalyzer     analysis.Analyzer
-	sparseAnalyzerErr  error
-)
-
-// AnalyzeBM25 is the analysis every BM25 index of paperlens applies, the
-// Bleve analyzer bm25.AnalyzerName (English: word segmentation, lower case,
+// AnalyzeBM25 is the analysis every BM25 index of paperlens applies
+// (bm25.Terms: Bleve's English analyzer, word segmentation, lower case,
 // stop words, Porter stemming): the terms of text in order, repeats kept.
-func AnalyzeBM25(text string) ([]string, error) {
-	sparseAnalyzerOnce.Do(func() {
-		sparseAnalyzer, sparseAnalyzerErr = registry.NewCache().AnalyzerNamed(bm25.AnalyzerName)
-		if sparseAnalyzerErr != nil {
-			sparseAnalyzerErr = fmt.Errorf("bm25 analyzer %s: %w", bm25.AnalyzerName, sparseAnalyzerErr)
-		}
-	})
-	if sparseAnalyzerErr != nil {
-		return nil, sparseAnalyzerErr
-	}
-	ts := sparseAnalyzer.Analyze([]byte(text))
-	out := make([]string, 0, len(ts))
-	for _, t := range ts {
-		if len(t.Term) > 0 {
-			out = append(out, string(t.Term))
-		}
-	}
-	return out, nil
-}
+func AnalyzeBM25(text string) ([]string, error) { return bm25.Terms(text) }
 
 // sparseMeta is HOME/index/sparse.json: how the vectors in the sparse store
 // were made. avgdl is the mean analysed length of the corpus's passages
