@@ -346,16 +346,14 @@ func (ix *Index) openReadOnly(ctx context.Context) (err error) {
 // embedder the vectors came from), without writing anything.
 func (ix *Index) Stale() (string, error) {
 	if ix.sealed {
-		if gen, err := ix.corpus.Generation(); err != nil || gen == ix.sealedGen {
+		// Searches read ix.sealed concurrently, so it is not changed here.
+		// A read-only open holds the corpus's shared lock: no writer can
+		// have moved the generation since the open found it sealed.
+		gen, err := ix.corpus.Generation()
+		if err != nil || gen == ix.sealedGen {
 			return "", err
 		}
-		// The corpus changed under a read-only open (it holds the
-		// corpus's shared lock, so only through another home's files):
-		// check paper by paper.
-		ix.sealed = false
-		if err := ix.loadState(); err != nil {
-			return "", err
-		}
+		return "the corpus changed since the indexes were built", nil
 	}
 	docs, err := ix.corpus.Docs()
 	if err != nil {
