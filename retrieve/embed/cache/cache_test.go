@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/paperlens/paperlens/internal/testkit/openaitest"
@@ -279,9 +280,14 @@ func TestModelChangedUnderSameName(t *testing.T) {
 }
 
 func TestLockedFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.db")
-	wrap(t, &fake{name: "m", dim: 1}, path)
-	if _, err := cache.Wrap(&fake{name: "m", dim: 1}, path); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Fatalf("second open: %v", err)
-	}
+	// In a synctest bubble the lock timeout's polling sleeps advance a
+	// fake clock: the second open gives up at once instead of after the
+	// real timeout.
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "c.db")
+		wrap(t, &fake{name: "m", dim: 1}, path)
+		if _, err := cache.Wrap(&fake{name: "m", dim: 1}, path); err == nil || !strings.Contains(err.Error(), "in use") {
+			t.Fatalf("second open: %v", err)
+		}
+	})
 }
